@@ -1,0 +1,150 @@
+/*
+ * Diagnostics: one line each, "prog: name: where: what".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+const char *tp_progname = "tracepipe";
+int tp_verbosity = 1;
+
+static void (*atdie_fn)(void);
+
+void
+tp_setprog(const char *argv0)
+{
+	const char *slash;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	slash = strrchr(argv0, '/');
+	tp_progname = slash ? slash + 1 : argv0;
+	/* libtool-style wrappers prefix "lt-"; keep the real name. */
+	if (strncmp(tp_progname, "lt-", 3) == 0)
+		tp_progname += 3;
+}
+
+void
+tp_err_clear(struct tp_err *e)
+{
+	e->status = 0;
+	e->offset = TP_NONE;
+	e->line = 0;
+	e->col = 0;
+	e->index = TP_NONE;
+	e->unit = NULL;
+	e->msg[0] = '\0';
+}
+
+int
+tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap)
+{
+	/* The first error is the one to report; later ones are consequences. */
+	if (e->status != 0)
+		return -1;
+	e->status = status;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	return -1;
+}
+
+int
+tp_fail(struct tp_err *e, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tp_failv(e, status, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+tp_err_print(const struct tp_err *e, const char *name)
+{
+	char where[128] = "";
+	size_t n = 0;
+
+	if (e->line != 0) {
+		if (e->col != 0)
+			snprintf(where, sizeof where, ":%llu:%llu",
+			    (unsigned long long)e->line,
+			    (unsigned long long)e->col);
+		else
+			snprintf(where, sizeof where, ":%llu",
+			    (unsigned long long)e->line);
+		fprintf(stderr, "%s: %s%s: %s\n", tp_progname,
+		    name ? name : "<stdin>", where, e->msg);
+		return;
+	}
+	if (e->offset != TP_NONE)
+		n += snprintf(where + n, sizeof where - n, ": offset 0x%llx",
+		    (unsigned long long)e->offset);
+	if (e->index != TP_NONE && n < sizeof where)
+		snprintf(where + n, sizeof where - n, "%s %s %llu",
+		    n ? "," : ":", e->unit ? e->unit : "record",
+		    (unsigned long long)e->index);
+	fprintf(stderr, "%s: %s%s: %s\n", tp_progname,
+	    name ? name : "<stdin>", where, e->msg);
+}
+
+static void
+vwarn_(const char *fmt, va_list ap, int err)
+{
+	size_t len = strlen(fmt);
+
+	fprintf(stderr, "%s: ", tp_progname);
+	vfprintf(stderr, fmt, ap);
+	if (len > 0 && fmt[len - 1] == ':')
+		fprintf(stderr, " %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+tp_warn(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	if (tp_verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
+tp_note(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	if (tp_verbosity < 2)
+		return;
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
+tp_atdie(void (*fn)(void))
+{
+	atdie_fn = fn;
+}
+
+_Noreturn void
+tp_die(int status, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	/* Errors are printed even under -q: only warnings are quietened. */
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+	if (atdie_fn != NULL)
+		atdie_fn();
+	exit(status);
+}
