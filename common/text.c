@@ -1,7 +1,6 @@
 /*
  * The trace text stream: the only code that writes or reads a line.
  */
-#define _GNU_SOURCE		/* memmem */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
