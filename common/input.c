@@ -97,7 +97,13 @@ raw_read(struct tp_in *in, void *dst, size_t n)
 static int
 gz_start(struct tp_in *in)
 {
-	if ((in->raw = malloc(TP_IN_BLOCK)) == NULL) {
+	/*
+	 * The first read, which found the gzip magic, may have filled the
+	 * whole line buffer: the compressed buffer must hold all of it.
+	 */
+	size_t size = in->cap > TP_IN_BLOCK ? in->cap : TP_IN_BLOCK;
+
+	if ((in->raw = malloc(size)) == NULL) {
 		errno = ENOMEM;
 		return in_syserr(in, "cannot allocate input buffer");
 	}
