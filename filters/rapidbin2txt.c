@@ -1,0 +1,96 @@
+/*
+ * rapidbin2txt: RapidBin trace to the tracepipe text stream.
+ */
+#include <stdio.h>
+
+#include "diag.h"
+#include "input.h"
+#include "opts.h"
+#include "output.h"
+#include "rapidbin.h"
+
+static const char help[] =
+    "Usage: rapidbin2txt [OPTION]... [FILE]\n"
+    "Decode a RapidBin trace (RAPID, Wasmgrind) into trace text, one event\n"
+    "per line, after a rapidbin-header record.  FILE may be gzip-compressed;\n"
+    "without FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "  -s, --strict       apply Wasmgrind's rules: the header's thread, lock\n"
+    "                     and variable counts must equal the distinct ids in\n"
+    "                     the trace, and its event count the events\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      compare the header with the trace and say so\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed or truncated input (after the\n"
+    "events before the fault), 2 usage or system error.\n";
+
+static void
+report(const struct rb_dec_stats *st)
+{
+	const struct rb_header *h = &st->header;
+
+	if (st->bit63 > 0)
+		tp_warn("%llu events have bit 63 set (bit63=1); RAPID and "
+		    "Wasmgrind readers ignore that bit",
+		    (unsigned long long)st->bit63);
+	if (!st->have_header)
+		return;
+	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
+	    (unsigned)h->threads, (unsigned long)h->locks,
+	    (unsigned long)h->vars, (unsigned long long)h->events);
+	tp_note("trace:  threads=%llu locks=%llu vars=%llu events=%llu "
+	    "(distinct ids)", (unsigned long long)st->threads,
+	    (unsigned long long)st->locks, (unsigned long long)st->vars,
+	    (unsigned long long)st->events);
+	if (h->events != st->events)
+		tp_note("the header's event count differs from the events "
+		    "decoded (lenient: read to the end of the file)");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ "strict", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rb_dec_opts opts = { 0, 0 };
+	struct tp_common com = { NULL };
+	struct rb_dec_stats st;
+	struct tp_err err;
+	struct tp_out out;
+	struct tp_in in;
+	const char *path;
+	int c, rc;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
+	    NULL)) != -1) {
+		if (c == 's')
+			opts.strict = 1;
+		else
+			tp_opt_common(c, &com, help);
+	}
+	path = tp_opt_input(argc, argv, help);
+	opts.count = tp_verbosity >= 2;
+
+	tp_err_clear(&err);
+	if (tp_in_open(&in, path, &err) < 0) {
+		tp_err_print(&err, in.name);
+		return TP_EXIT_FAIL;
+	}
+	tp_out_open(&out, com.output, 0);
+	rc = rb_decode(&in, &out, &opts, &st, &err);
+	if (tp_in_close(&in) < 0)
+		rc = -1;
+	/* The events before a data fault are kept: they are valid. */
+	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
+	if (rc < 0)
+		tp_err_print(&err, in.name);
+	report(&st);
+	return rc < 0 ? err.status : TP_EXIT_OK;
+}

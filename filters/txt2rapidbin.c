@@ -1,0 +1,129 @@
+/*
+ * txt2rapidbin: the tracepipe text stream to a RapidBin trace.
+ */
+#include <stdio.h>
+
+#include "diag.h"
+#include "input.h"
+#include "opts.h"
+#include "output.h"
+#include "rapidbin.h"
+#include "text.h"
+
+static const char help[] =
+    "Usage: txt2rapidbin [OPTION]... [FILE]\n"
+    "Encode trace text as a RapidBin trace.  RapidBin event records\n"
+    "(acquire release read write fork join begin end request branch) are\n"
+    "encoded; read and write records from other formats (addr=, size=, pc=)\n"
+    "are mapped; other records are skipped and counted.  Without FILE, or\n"
+    "when FILE is -, read standard input.\n"
+    "\n"
+    "  -d, --dense        renumber lock, var, child and loc values that do\n"
+    "                     not fit their field, instead of failing\n"
+    "  -m, --meta=FILE    write the id mapping as Wasmgrind-style JSON\n"
+    "  -s, --strict       records without a RapidBin meaning are errors\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      say how the header and the ids were made\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed input (nothing is written),\n"
+    "2 usage or system error.\n";
+
+static void
+report(const struct rb_enc_stats *st)
+{
+	static const char *const what[] = { "thread ids", "lock ids",
+	    "variables", "locations" };
+	const int dense[] = { st->dense_threads, st->dense_locks,
+	    st->dense_vars, st->dense_locs };
+
+	if (st->skipped > 0)
+		tp_warn("skipped %llu records without a RapidBin meaning "
+		    "(the first: \"%s\" at line %llu)",
+		    (unsigned long long)st->skipped, st->first_skipped_kind,
+		    (unsigned long long)st->first_skipped_line);
+	if (st->header_record == 2)
+		tp_note("the rapidbin-header record says events=%llu but %llu "
+		    "events were encoded: header counted again",
+		    (unsigned long long)st->header_record_events,
+		    (unsigned long long)st->events);
+	for (int i = 0; i < 4; i++)
+		if (dense[i])
+			tp_note("%s renumbered densely in order of first "
+			    "appearance (some do not fit)", what[i]);
+	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu (%s)",
+	    (unsigned)st->header.threads, (unsigned long)st->header.locks,
+	    (unsigned long)st->header.vars,
+	    (unsigned long long)st->header.events,
+	    st->header_record == 1 ? "as stored in the header record" :
+	    "distinct ids");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ "dense", no_argument, NULL, 'd' },
+		{ "meta", required_argument, NULL, 'm' },
+		{ "strict", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rb_enc_opts opts = { 0, 0, NULL };
+	struct tp_common com = { NULL };
+	const char *path, *meta_path = NULL;
+	struct rb_enc_stats st;
+	struct tp_out out, meta;
+	struct tr_reader r;
+	struct tp_err err;
+	struct tp_in in;
+	int c, rc;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "dm:s",
+	    longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			opts.dense = 1;
+			break;
+		case 'm':
+			meta_path = optarg;
+			break;
+		case 's':
+			opts.strict = 1;
+			break;
+		default:
+			tp_opt_common(c, &com, help);
+		}
+	}
+	path = tp_opt_input(argc, argv, help);
+	if (meta_path != NULL && (meta_path[0] == '\0' ||
+	    (meta_path[0] == '-' && meta_path[1] == '\0')))
+		tp_usage_error(help, "--meta needs a file name");
+
+	tp_err_clear(&err);
+	if (tp_in_open(&in, path, &err) < 0) {
+		tp_err_print(&err, in.name);
+		return TP_EXIT_FAIL;
+	}
+	tr_init(&r, &in);
+	if (meta_path != NULL) {
+		tp_out_open(&meta, meta_path, 0);
+		opts.meta = &meta;
+	}
+	tp_out_open(&out, com.output, 1);
+	rc = rb_encode(&r, &out, &opts, &st);
+	if (tp_in_close(&in) < 0)
+		rc = -1;
+	tp_out_close(&out, rc == 0);
+	if (meta_path != NULL)
+		tp_out_close(&meta, rc == 0);
+	if (rc < 0) {
+		tp_err_print(&err, in.name);
+		return err.status;
+	}
+	report(&st);
+	return TP_EXIT_OK;
+}
