@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "fmt.h"
 #include "text.h"
 
@@ -571,6 +575,14 @@ tr_fail(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
 	    f->val, msg);
 }
 
+/* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */
+static const unsigned char hexdigit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 int
 tp_parse_u64(const char *s, size_t n, uint64_t *v)
 {
@@ -579,7 +591,7 @@ tp_parse_u64(const char *s, size_t n, uint64_t *v)
 
 	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (i = 2; i < n; i++) {
-			int h = tp_hexval(s[i]);
+			int h = hexdigit[(unsigned char)s[i]] - 1;
 			if (h < 0 || x > UINT64_MAX >> 4)
 				return -1;
 			x = x << 4 | (unsigned)h;
@@ -818,61 +830,72 @@ tr_elem(const char **cur, const char *end, const char **key, size_t *keylen,
 	return 1;
 }
 
-/* Slow path of tr_peek: walk the fields honouring quotes and brackets. */
-static int
-peek_slow(const char *line, size_t len, const char *key, size_t keylen,
+/* The next '=' in [p, end), or NULL; inline, as lines are short. */
+static inline const char *
+next_eq(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i eq = _mm_set1_epi8('=');
+
+	for (; end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(const void *)p), eq));
+		if (m != 0)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == '=')
+			return p;
+	return NULL;
+}
+
+/* Is [eq - keylen, eq) the whole key, after a blank? */
+static inline int
+key_before(const char *line, const char *eq, const char *key, size_t keylen)
+{
+	const char *k = eq - keylen;
+	size_t i;
+
+	if ((size_t)(eq - line) <= keylen || !IS_BLANK(k[-1]))
+		return 0;
+	for (i = 0; i < keylen; i++)
+		if (k[i] != key[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * One pass over the line, from '=' to '='.  Outside quoted,
+ * list and map values every '=' ends a key: keys, kinds and bare values
+ * cannot hold one.  So the key is checked backwards from each '=', and a
+ * value that may hold quotes ('"', '[' or '{') is skipped whole.
+ */
+int
+tr_peek(const char *line, size_t len, const char *key, size_t keylen,
     const char **val, size_t *vallen)
 {
-	const char *p = line, *end = line + len, *bad, *why;
+	const char *p = line, *end = line + len, *eq, *bad, *why;
 
-	while (p < end && IS_BLANK(*p))
-		p++;
-	while (p < end && !IS_BLANK(*p))
-		p++;
-	for (;;) {
-		const char *k, *v;
-		while (p < end && IS_BLANK(*p))
-			p++;
-		if (p == end)
-			return 0;
-		k = p;
-		while (p < end && IS_KEY(*p))
-			p++;
-		if (p == end || *p != '=')
-			return 0;	/* malformed: the encoder will say so */
-		v = ++p;
-		p = scan_value(p, end, 0, &bad, &why);
-		if (p == NULL)
-			return 0;
-		if ((size_t)(v - 1 - k) == keylen && memcmp(k, key, keylen) == 0) {
+	while ((eq = next_eq(p, end)) != NULL) {
+		const char *v = eq + 1;
+		int found = key_before(line, eq, key, keylen);
+
+		if (v < end && (*v == '"' || *v == '[' || *v == '{')) {
+			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL)
+				return 0;	/* malformed: the encoder will say so */
+		} else {
+			/* A bare value holds no '=': look for its end only if wanted. */
+			p = v;
+			if (found)
+				while (p < end && !IS_BLANK(*p))
+					p++;
+		}
+		if (found) {
 			*val = v;
 			*vallen = (size_t)(p - v);
 			return 1;
 		}
 	}
-}
-
-int
-tr_peek(const char *line, size_t len, const char *key, size_t keylen,
-    const char **val, size_t *vallen)
-{
-	char pat[64];
-	const char *hit, *p, *end = line + len;
-
-	if (keylen + 2 > sizeof pat || memchr(line, '"', len) != NULL ||
-	    memchr(line, '\t', len) != NULL)
-		return peek_slow(line, len, key, keylen, val, vallen);
-	/* No quotes, no tabs: " key=" can only be a field boundary. */
-	pat[0] = ' ';
-	memcpy(pat + 1, key, keylen);
-	pat[keylen + 1] = '=';
-	hit = memmem(line, len, pat, keylen + 2);
-	if (hit == NULL)
-		return 0;
-	p = hit + keylen + 2;
-	*val = p;
-	while (p < end && *p != ' ')
-		p++;
-	*vallen = (size_t)(p - *val);
-	return 1;
+	return 0;
 }
