@@ -1,0 +1,93 @@
+/*
+ * txt2trac: the tracepipe text stream to an x64dbg trace file (TRAC).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "input.h"
+#include "opts.h"
+#include "output.h"
+#include "trac.h"
+
+static const char help[] =
+    "Usage: txt2trac [OPTION]... [FILE]\n"
+    "Encode trace text into an x64dbg trace file: trac-header, insn, read,\n"
+    "write and trac-user records, as trac2txt writes them, or insn, read\n"
+    "and write records of other decoders.  FILE may be gzip-compressed;\n"
+    "without FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "  -a, --arch=ARCH    x64 (default) or x86, for a stream without a\n"
+    "                     trac-header record\n"
+    "  -s, --strict       a record a trace file cannot hold is an error\n"
+    "                     (by default it is skipped and counted)\n"
+    "  -o, --output=FILE  write to FILE (replaced only on success)\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      say what was encoded\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ "arch", required_argument, NULL, 'a' },
+		{ "strict", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct trac_enc_opts opts = { &trac_x64, 0 };
+	struct tp_common com = { NULL };
+	struct trac_enc_stats st;
+	struct tp_err err;
+	struct tp_out out;
+	struct tp_in in;
+	const char *path;
+	int c, rc;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:s", longopts,
+	    NULL)) != -1) {
+		if (c == 'a') {
+			opts.arch = trac_arch_find(optarg, strlen(optarg));
+			if (opts.arch == NULL)
+				tp_usage_error(help, "unsupported arch '%s' "
+				    "(x64 or x86)", optarg);
+		} else if (c == 's') {
+			opts.strict = 1;
+		} else {
+			tp_opt_common(c, &com, help);
+		}
+	}
+	path = tp_opt_input(argc, argv, help);
+
+	tp_err_clear(&err);
+	if (tp_in_open(&in, path, &err) < 0) {
+		tp_err_print(&err, in.name);
+		return TP_EXIT_FAIL;
+	}
+	tp_out_open(&out, com.output, 1);
+	rc = trac_encode(&in, &out, &opts, &st, &err);
+	if (tp_in_close(&in) < 0)
+		rc = -1;
+	tp_out_close(&out, rc == 0);
+	if (rc < 0) {
+		tp_err_print(&err, in.name);
+		return err.status;
+	}
+	if (st.skipped > 0)
+		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
+		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
+		    (unsigned long long)st.first_skip_line, st.first_skip);
+	if (st.dump_added)
+		tp_note("the stream did not start with a full register dump: "
+		    "the first instruction was written as one");
+	tp_note("%llu records: %llu instructions, %llu memory accesses, "
+	    "%llu user blocks, %llu skipped", (unsigned long long)st.records,
+	    (unsigned long long)st.insns, (unsigned long long)st.accesses,
+	    (unsigned long long)st.user_blocks,
+	    (unsigned long long)st.skipped);
+	return TP_EXIT_OK;
+}
