@@ -62,4 +62,48 @@ same_file long.out long.want "long lines, the last without a newline"
 # Output longer than the output buffer, as one piece per line or in bulk.
 is "$(txtfilter big.txt | cksum)" "$(cksum < big.txt)" "output bigger than the buffer"
 
+# On a real decoder's output, against an awk oracle that splits fields.
+if command -v gen-trac > /dev/null && command -v trac2txt > /dev/null &&
+    gen-trac --arch x64 --threads 4 --blocks 3000 --seed 5 > t.trace64 &&
+    trac2txt t.trace64 > t.txt; then
+	tid=$(grep -m1 -o ' tid=[0-9]*' t.txt | cut -d= -f2)
+	# oracle TIDLO TIDHI ADDRLO ADDRHI: selection by field value.
+	oracle() {
+		awk -v tlo="$1" -v thi="$2" -v alo="$3" -v ahi="$4" '
+		function hex(s,  i, v) {
+			v = 0; s = tolower(substr(s, 3))
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		$1 !~ /^(insn|read|write)$/ { print; next }
+		{
+			t = -1; pc = -1; ad = -1
+			for (i = 2; i <= NF; i++) {
+				if ($i ~ /^tid=/) t = substr($i, 5) + 0
+				if ($i ~ /^pc=/) pc = hex(substr($i, 4))
+				if ($i ~ /^addr=/) ad = hex(substr($i, 6))
+			}
+			if (t < tlo || t > thi) next
+			if (alo >= 0 && !((pc >= alo && pc <= ahi) || (ad >= alo && ad <= ahi))) next
+			print
+		}' t.txt
+	}
+	oracle "$tid" "$tid" -1 -1 > o1.txt
+	txtfilter --tid "$tid" t.txt > f1.txt
+	same_file f1.txt o1.txt "trac2txt output: --tid $tid as the oracle"
+	is "$(grep -c '^trac-header' f1.txt)" 1 "trac2txt output: the header passes"
+	# Stack addresses (0x14f000-0x14ffff) by pc or addr.
+	oracle 0 99999999 $((0x14f000)) $((0x14ffff)) > o2.txt
+	txtfilter --addr 0x14f000+0x1000 t.txt > f2.txt
+	same_file f2.txt o2.txt "trac2txt output: --addr as the oracle"
+	txtfilter t.txt > f3.txt
+	same_file f3.txt t.txt "trac2txt output: passes unchanged"
+else
+	skip "gen-trac or trac2txt missing" "trac2txt output: --tid as the oracle"
+	skip "gen-trac or trac2txt missing" "trac2txt output: the header passes"
+	skip "gen-trac or trac2txt missing" "trac2txt output: --addr as the oracle"
+	skip "gen-trac or trac2txt missing" "trac2txt output: passes unchanged"
+fi
+
 done_testing
