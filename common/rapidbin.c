@@ -169,25 +169,23 @@ rb_rec_kind(const struct tr_rec *rec)
 {
 	const char *k = rec->kind;
 
-#define IS(s) (rec->kindlen == sizeof s - 1 && memcmp(k, s, sizeof s - 1) == 0)
-	switch (k[0]) {
-	case 'a':
-		return IS("acquire") ? RB_ACQUIRE : RB_K_OTHER;
-	case 'b':
-		return IS("begin") ? RB_BEGIN : IS("branch") ? RB_BRANCH :
-		    RB_K_OTHER;
-	case 'e':
+#define IS(s) (memcmp(k, s, sizeof s - 1) == 0)
+	switch (rec->kindlen) {
+	case 3:
 		return IS("end") ? RB_END : RB_K_OTHER;
-	case 'f':
-		return IS("fork") ? RB_FORK : RB_K_OTHER;
-	case 'j':
-		return IS("join") ? RB_JOIN : RB_K_OTHER;
-	case 'r':
-		return IS("read") ? RB_READ : IS("release") ? RB_RELEASE :
-		    IS("request") ? RB_REQUEST : IS("rapidbin-header") ?
-		    RB_K_HEADER : RB_K_OTHER;
-	case 'w':
-		return IS("write") ? RB_WRITE : RB_K_OTHER;
+	case 4:
+		return IS("read") ? RB_READ : IS("fork") ? RB_FORK :
+		    IS("join") ? RB_JOIN : RB_K_OTHER;
+	case 5:
+		return IS("write") ? RB_WRITE : IS("begin") ? RB_BEGIN :
+		    RB_K_OTHER;
+	case 6:
+		return IS("branch") ? RB_BRANCH : RB_K_OTHER;
+	case 7:
+		return IS("acquire") ? RB_ACQUIRE : IS("release") ?
+		    RB_RELEASE : IS("request") ? RB_REQUEST : RB_K_OTHER;
+	case 15:
+		return IS("rapidbin-header") ? RB_K_HEADER : RB_K_OTHER;
 	default:
 		return RB_K_OTHER;
 	}
