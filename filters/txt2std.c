@@ -97,6 +97,7 @@ main(int argc, char **argv)
 	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
 	if (rc < 0)
 		tp_err_print(&err, in.name);
-	report(&st);
+	else
+		report(&st);
 	return rc < 0 ? err.status : TP_EXIT_OK;
 }
