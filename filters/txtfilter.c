@@ -98,13 +98,16 @@ main(int argc, char **argv)
 
 	if (tp_in_open(&in, input, &err) < 0) {
 		tp_err_print(&err, input ? input : "<stdin>");
+		tp_in_close(&in);
+		tf_free(&f);
 		return TP_EXIT_FAIL;
 	}
 	tp_out_open(&out, com.output, 0);
 	tr_init(&r, &in);
 	rc = tf_run(&f, &r, count ? NULL : &out, &st);
-	if (rc == 0 && tp_in_close(&in) < 0)
+	if (tp_in_close(&in) < 0)
 		rc = -1;
+	tf_free(&f);
 	if (rc < 0) {
 		/*
 		 * On stdout the lines before the bad one stay written, as
@@ -124,6 +127,5 @@ main(int argc, char **argv)
 	tp_note("%llu selected, %llu rejected, %llu passed",
 	    (unsigned long long)st.selected, (unsigned long long)st.rejected,
 	    (unsigned long long)st.passed);
-	tf_free(&f);
 	return st.selected > 0 ? TP_EXIT_OK : 1;
 }
