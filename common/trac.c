@@ -803,8 +803,8 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 		}
 		if (rc == BLK_SHORT) {
 			cut = 1;
-			tp_fail(err, TP_EXIT_DATA, "truncated block: needs %zu "
-			    "bytes, only %ld left", b.len, avail);
+			tp_fail(err, TP_EXIT_DATA, "truncated block: needs at "
+			    "least %zu bytes, only %ld left", b.len, avail);
 			goto fail;
 		}
 		if (rc == BLK_BAD) {
