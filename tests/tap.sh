@@ -11,8 +11,8 @@ cd "$TMP" || exit 99
 plan() { echo "1..$1"; }
 ok() {
 	tap_n=$((tap_n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $tap_n - $2"
-	else echo "not ok $tap_n - $2"; tap_failed=$((tap_failed + 1)); fi
+	if [ "$1" -eq 0 ]; then printf 'ok %d - %s\n' "$tap_n" "$2"
+	else printf 'not ok %d - %s\n' "$tap_n" "$2"; tap_failed=$((tap_failed + 1)); fi
 }
 # is GOT WANT NAME: string equality, with a diagnostic on failure.
 is() {
@@ -31,7 +31,7 @@ same_file() {
 	if cmp -s "$1" "$2"; then ok 0 "$3"
 	else ok 1 "$3"; cmp "$1" "$2" 2>&1 | sed 's/^/#   /' | head -5; fi
 }
-skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $2 # SKIP $1"; }
+skip() { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$2" "$1"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
 
 # The shared corpus, or empty when ../shared is absent.
