@@ -48,6 +48,7 @@ main(int argc, char **argv)
 	tp_err_clear(&err);
 	if (tp_in_open(&in, path, &err) < 0) {
 		tp_err_print(&err, in.name);
+		tp_in_close(&in);
 		return TP_EXIT_FAIL;
 	}
 	tp_out_open(&out, com.output, 0);

@@ -106,6 +106,7 @@ main(int argc, char **argv)
 	tp_err_clear(&err);
 	if (tp_in_open(&in, path, &err) < 0) {
 		tp_err_print(&err, in.name);
+		tp_in_close(&in);
 		return TP_EXIT_FAIL;
 	}
 	tr_init(&r, &in);
