@@ -54,9 +54,11 @@ tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
 	if (stdin_) {
 		in->fd = 0;
 	} else if ((in->fd = open(path, O_RDONLY)) < 0) {
+		int e = errno;
+		free(in->buf);
+		in->buf = NULL;
 		in->failed = 1;
-		return tp_fail(err, TP_EXIT_FAIL, "cannot open: %s",
-		    strerror(errno));
+		return tp_fail(err, TP_EXIT_FAIL, "cannot open: %s", strerror(e));
 	}
 	return 0;
 }
