@@ -827,7 +827,7 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 			return -1;
 		if (e.loc > RB_LOC_MAX)
 			note_over(&x->loc_over, rec, "loc", e.loc);
-	} else if (f[FK_PC] != NULL) {
+	} else if (f[FK_PC] != NULL && !x->opts->no_pc) {
 		e.lockind = LOC_PC;
 		if (tr_u64(x->r, rec, f[FK_PC], &e.loc) < 0)
 			return -1;
@@ -985,7 +985,8 @@ enc_map(struct enc *x, const struct raw_event *e, uint64_t index,
 		    "they do not fit RapidBin's 10-bit thread id");
 	if (x->loc.count > RB_LOC_MAX + 1 && x->dense_loc)
 		return map_fail(x, index, "more than 32768 distinct locations: "
-		    "they do not fit RapidBin's 15-bit location");
+		    "they do not fit RapidBin's 15-bit location (--no-pc "
+		    "leaves code addresses out)");
 	return 0;
 nomem:
 	return map_fail(x, index, "out of memory (or more than 2^32 distinct "

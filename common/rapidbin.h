@@ -134,6 +134,7 @@ int rb_decode(struct tp_in *in, struct tp_out *out,
 struct rb_enc_opts {
 	int strict;		/* records without a RapidBin meaning: error */
 	int dense;		/* map out-of-range lock/var/child/loc values */
+	int no_pc;		/* pc= is not mapped to a location (loc 0) */
 	struct tp_out *meta;	/* Wasmgrind-style metadata JSON, or NULL */
 };
 

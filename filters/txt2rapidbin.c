@@ -68,10 +68,11 @@ main(int argc, char **argv)
 		TP_COMMON_LONGOPTS,
 		{ "dense", no_argument, NULL, 'd' },
 		{ "meta", required_argument, NULL, 'm' },
+		{ "no-pc", no_argument, NULL, 'P' },
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rb_enc_opts opts = { 0, 0, NULL };
+	struct rb_enc_opts opts = { 0, 0, 0, NULL };
 	struct tp_common com = { NULL };
 	const char *path, *meta_path = NULL;
 	struct rb_enc_stats st;
@@ -82,7 +83,7 @@ main(int argc, char **argv)
 	int c, rc;
 
 	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "dm:s",
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "dm:Ps",
 	    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -90,6 +91,9 @@ main(int argc, char **argv)
 			break;
 		case 'm':
 			meta_path = optarg;
+			break;
+		case 'P':
+			opts.no_pc = 1;
 			break;
 		case 's':
 			opts.strict = 1;

@@ -39,7 +39,7 @@ decode(const uint8_t *data, size_t size, int strict)
 static void
 encode(const uint8_t *data, size_t size, int dense, int meta)
 {
-	struct rb_enc_opts opts = { 0, dense, NULL };
+	struct rb_enc_opts opts = { 0, dense, dense, NULL };
 	struct rb_enc_stats st;
 	struct tp_out out, mout;
 	struct tr_reader r;

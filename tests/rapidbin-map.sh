@@ -115,4 +115,14 @@ is "$(rapidbin2txt g.bin | head -1 | sed 's/.*threads=\([0-9]*\).*events=/\1 /')
 gen-trac --arch x86 --blocks 100 --seed 6 > b.trace32 || exit 99
 trac2txt b.trace32 | txt2rapidbin -q --meta b.json | rapidbin2txt > b.txt
 ok $? "x86 trace encodes"
+
+# More distinct code addresses than RapidBin's 32768 locations: an error
+# that says so, never a silent fold; --no-pc leaves them out.
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "read tid=1 pc=0x%x addr=0x10 size=8\n", 4096 + i }' > many.txt
+txt2rapidbin many.txt > many.bin 2> many.err
+is "$?:$(cat many.err)" "1:txt2rapidbin: many.txt: event 32768: more than 32768 distinct locations: they do not fit RapidBin's 15-bit location (--no-pc leaves code addresses out)" \
+    "too many locations is an error"
+txt2rapidbin --no-pc many.txt | rapidbin2txt | LC_ALL=C sort | uniq -c | sed 's/^ *//' > many.out
+is "$(cat many.out)" "1 rapidbin-header threads=1 locks=0 vars=1 events=40000
+40000 read tid=1 var=16 loc=0" "--no-pc: every event at location 0"
 done_testing
