@@ -1258,7 +1258,8 @@ user_record(struct enc *e)
 	h[0] = (unsigned char)type;
 	wr32(h + 1, (uint32_t)n);
 	tp_out_write(e->out, h, 5);
-	tp_out_write(e->out, e->buf, n);
+	if (n > 0)
+		tp_out_write(e->out, e->buf, n);
 	e->st->user_blocks++;
 	return 0;
 }

@@ -114,6 +114,11 @@ printf 'insn tid=x bytes=90\n' > bad.txt
 txt2trac -o bad.trace bad.txt 2> /dev/null
 is "$? $(ls bad.trace* 2>/dev/null)" "1 " "-o FILE: nothing is left after an error"
 
+# A user block without data= is an empty one (found by libFuzzer: the
+# empty payload was copied from a null buffer).
+txt2trac "$srcdir/tests/data/trac/regress-user-nodata.txt" | trac2txt > out.txt
+is "$(tail -n 1 out.txt)" "trac-user type=0x80 data=" "trac-user without data"
+
 # An empty stream is a trace with a header and no blocks.
 txt2trac < /dev/null | trac2txt > out.txt
 is "$(cat out.txt)" "trac-header arch=x64 json=\"$DEFJSON\"" "empty text: header only"
