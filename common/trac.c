@@ -280,9 +280,10 @@ json_value(const char *p, const char *e, int depth)
 			return NULL;
 		}
 	}
-	if (strchr("-0123456789tfn", *p) == NULL)
+	if (*p == '\0' || strchr("-0123456789tfn", *p) == NULL)
 		return NULL;
-	while (p < e && strchr("+-.0123456789eEtruefalsn", *p) != NULL)
+	while (p < e && *p != '\0' &&
+	    strchr("+-.0123456789eEtruefalsn", *p) != NULL)
 		p++;
 	return p;
 }
