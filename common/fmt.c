@@ -52,23 +52,20 @@ tp_fmt_i64(char *p, int64_t v)
 char *
 tp_fmt_hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	char *t = tmp + sizeof tmp;
-	size_t n;
+	/* Count the digits first, then fill two at a time from the end. */
+	unsigned n = (unsigned)(64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *e = p + 2 + n, *d = e;
 
-	*p++ = '0';
-	*p++ = 'x';
-	do {
-		unsigned b = (unsigned)(v & 0xff) * 2;
+	p[0] = '0';
+	p[1] = 'x';
+	while (d - p > 3) {
+		d -= 2;
+		memcpy(d, tp_hex2 + (v & 0xff) * 2, 2);
 		v >>= 8;
-		*--t = tp_hex2[b + 1];
-		*--t = tp_hex2[b];
-	} while (v != 0);
-	if (*t == '0' && t + 1 < tmp + sizeof tmp)
-		t++;		/* shortest form: no leading zero digit */
-	n = (size_t)(tmp + sizeof tmp - t);
-	memcpy(p, t, n);
-	return p + n;
+	}
+	if (d - p == 3)
+		d[-1] = tp_hex2[(v & 0xf) * 2 + 1];
+	return e;
 }
 
 char *

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "tap.h"
 #include "text.h"
 
@@ -331,10 +332,35 @@ test_elem_and_peek(void)
 	    "peek with tabs");
 }
 
+/* The table-driven formatters agree with printf on every digit count. */
+static void
+test_fmt(void)
+{
+	uint64_t v = 1;
+	char a[48], b[48];
+	int i, bad_hex = 0, bad_dec = 0;
+
+	for (i = 0; i < 200000; i++) {
+		uint64_t x;
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+		x = i < 65 ? (i == 64 ? 0 : UINT64_C(1) << i) - (i & 1) :
+		    v >> (v % 64);
+		*tp_fmt_hex(a, x) = '\0';
+		snprintf(b, sizeof b, "0x%llx", (unsigned long long)x);
+		bad_hex += strcmp(a, b) != 0;
+		*tp_fmt_i64(a, (int64_t)x) = '\0';
+		snprintf(b, sizeof b, "%lld", (long long)x);
+		bad_dec += strcmp(a, b) != 0;
+	}
+	ok(bad_hex == 0, "tp_fmt_hex agrees with printf %%#llx (%d bad)", bad_hex);
+	ok(bad_dec == 0, "tp_fmt_i64 agrees with printf %%lld (%d bad)", bad_dec);
+}
+
 int
 main(void)
 {
 	tp_out_open_discard(&out);
+	test_fmt();
 	test_writer();
 	test_reader_values();
 	test_roundtrip();
