@@ -282,19 +282,17 @@ set_has(const struct tf_set *s, uint64_t v)
 }
 
 /*
- * Is the field's value in the set?  1 yes, 0 no or absent (null counts as
- * absent: dial9 and WTF write it for a missing optional value), -1 when
- * the value is not a number.
+ * Is the value (n bytes at val, or val NULL when the field is absent) in
+ * the set?  1 yes, 0 no or absent (null counts as absent: dial9 and WTF
+ * write it for a missing optional value), -1 when it is not a number.
  */
 static int
-field_in(const struct tf_set *s, const char *line, size_t len,
-    const char *key, size_t keylen, uint64_t lineno, struct tp_err *err)
+value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
+    const char *key, uint64_t lineno, struct tp_err *err)
 {
-	const char *val;
-	size_t n;
 	uint64_t v;
 
-	if (!tr_peek(line, len, key, keylen, &val, &n))
+	if (val == NULL)
 		return 0;
 	if (tp_parse_u64(val, n, &v) == 0)
 		return set_has(s, v);
@@ -302,8 +300,37 @@ field_in(const struct tf_set *s, const char *line, size_t len,
 		return 0;
 	err->line = lineno;
 	err->col = (uint64_t)(val - line) + 1;
-	return tp_fail(err, TP_EXIT_DATA, "field \"%.*s\": \"%.*s\" is not a number",
-	    (int)keylen, key, (int)(n > 40 ? 40 : n), val);
+	return tp_fail(err, TP_EXIT_DATA, "field \"%s\": \"%.*s\" is not a number",
+	    key, (int)(n > 40 ? 40 : n), val);
+}
+
+static int
+field_in(const struct tf_set *s, const char *line, size_t len,
+    const char *key, size_t keylen, uint64_t lineno, struct tp_err *err)
+{
+	const char *val;
+	size_t n;
+
+	if (!tr_peek(line, len, key, keylen, &val, &n))
+		val = NULL;
+	return value_in(s, val, n, line, key, lineno, err);
+}
+
+/* pc or addr in the set: both looked up in one pass over the line. */
+static int
+code_or_data_in(const struct tf_set *s, const char *line, size_t len,
+    uint64_t lineno, struct tp_err *err)
+{
+	const char *val[2];
+	size_t n[2];
+	unsigned found = tr_peek2(line, len, "pc", 2, "addr", 4, val, n);
+	int r;
+
+	r = value_in(s, found & 1 ? val[0] : NULL, n[0], line, "pc", lineno, err);
+	if (r != 0)
+		return r;
+	return value_in(s, found & 2 ? val[1] : NULL, n[1], line, "addr", lineno,
+	    err);
 }
 
 /* Does a shared-kind record meet every selector?  1, 0 or -1. */
@@ -321,13 +348,9 @@ meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
 	if (f->ts.n != 0 &&
 	    (r = field_in(&f->ts, line, len, "ts", 2, lineno, err)) <= 0)
 		return r;
-	if (f->addr.n != 0) {
-		r = field_in(&f->addr, line, len, "pc", 2, lineno, err);
-		if (r == 0)
-			r = field_in(&f->addr, line, len, "addr", 4, lineno, err);
-		if (r <= 0)
-			return r;
-	}
+	if (f->addr.n != 0 &&
+	    (r = code_or_data_in(&f->addr, line, len, lineno, err)) <= 0)
+		return r;
 	return 1;
 }
 

@@ -871,15 +871,22 @@ key_before(const char *line, const char *eq, const char *key, size_t keylen)
  * cannot hold one.  So the key is checked backwards from each '=', and a
  * value that may hold quotes ('"', '[' or '{') is skipped whole.
  */
-int
-tr_peek(const char *line, size_t len, const char *key, size_t keylen,
-    const char **val, size_t *vallen)
+/*
+ * One pass over the fields, looking for up to two keys at once; returns a
+ * bit mask of the keys found (1 the first, 2 the second) and their values.
+ */
+static unsigned
+peek_keys(const char *line, size_t len, const char *const key[2],
+    const size_t keylen[2], unsigned nkeys, const char *val[2],
+    size_t vallen[2])
 {
 	const char *p = line, *end = line + len, *eq, *bad, *why;
+	unsigned found = 0, all = nkeys == 2 ? 3u : 1u;
 
 	while ((eq = next_eq(p, end)) != NULL) {
 		const char *v = eq + 1;
-		int found = key_before(line, eq, key, keylen);
+		int which = key_before(line, eq, key[0], keylen[0]) ? 0 :
+		    nkeys == 2 && key_before(line, eq, key[1], keylen[1]) ? 1 : -1;
 
 		if (v < end && (*v == '"' || *v == '[' || *v == '{')) {
 			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL)
@@ -887,15 +894,41 @@ tr_peek(const char *line, size_t len, const char *key, size_t keylen,
 		} else {
 			/* A bare value holds no '=': look for its end only if wanted. */
 			p = v;
-			if (found)
+			if (which >= 0)
 				while (p < end && !IS_BLANK(*p))
 					p++;
 		}
-		if (found) {
-			*val = v;
-			*vallen = (size_t)(p - v);
-			return 1;
+		if (which >= 0 && !(found & (1u << which))) {
+			val[which] = v;
+			vallen[which] = (size_t)(p - v);
+			found |= 1u << which;
+			if (found == all)
+				break;
 		}
 	}
-	return 0;
+	return found;
+}
+
+int
+tr_peek(const char *line, size_t len, const char *key, size_t keylen,
+    const char **val, size_t *vallen)
+{
+	const char *keys[2] = { key, NULL }, *vals[2];
+	size_t lens[2] = { keylen, 0 }, vlens[2];
+
+	if (!peek_keys(line, len, keys, lens, 1, vals, vlens))
+		return 0;
+	*val = vals[0];
+	*vallen = vlens[0];
+	return 1;
+}
+
+unsigned
+tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
+    const char *key2, size_t keylen2, const char *val[2], size_t vallen[2])
+{
+	const char *keys[2] = { key1, key2 };
+	size_t lens[2] = { keylen1, keylen2 };
+
+	return peek_keys(line, len, keys, lens, 2, val, vallen);
 }

@@ -160,6 +160,13 @@ int tr_elem(const char **cur, const char *end, const char **key,
  */
 int tr_peek(const char *line, size_t len, const char *key, size_t keylen,
     const char **val, size_t *vallen);
+/*
+ * The same for two keys in one pass: returns a bit mask of those found
+ * (1 the first key, 2 the second) with their values in val[0], val[1].
+ */
+unsigned tr_peek2(const char *line, size_t len, const char *key1,
+    size_t keylen1, const char *key2, size_t keylen2, const char *val[2],
+    size_t vallen[2]);
 
 /* Parse a whole value span as an unsigned integer (decimal or 0x hex). */
 int tp_parse_u64(const char *s, size_t n, uint64_t *v);
