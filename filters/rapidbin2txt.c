@@ -7,6 +7,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "rapidbin.h"
 
 static const char help[] =
@@ -55,6 +56,16 @@ report(const struct rb_dec_stats *st, int failed)
 		    "(lenient: read to the end of the file)");
 }
 
+static struct rb_dec_opts opts = { 0, 0 };
+static struct rb_dec_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	(void)ctx;
+	return rb_decode(in, out, &opts, &st, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -63,14 +74,10 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rb_dec_opts opts = { 0, 0 };
 	struct tp_common com = { NULL };
-	struct rb_dec_stats st;
 	struct tp_err err;
-	struct tp_out out;
-	struct tp_in in;
 	const char *path;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
@@ -83,20 +90,8 @@ main(int argc, char **argv)
 	path = tp_opt_input(argc, argv, help);
 	opts.count = tp_verbosity >= 2;
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		tp_in_close(&in);
-		return TP_EXIT_FAIL;
-	}
-	tp_out_open(&out, com.output, 0);
-	rc = rb_decode(&in, &out, &opts, &st, &err);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
 	/* The events before a data fault are kept: they are valid. */
-	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
-	if (rc < 0)
-		tp_err_print(&err, in.name);
-	report(&st, rc < 0);
-	return rc < 0 ? err.status : TP_EXIT_OK;
+	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
+	report(&st, status != TP_EXIT_OK);
+	return status;
 }

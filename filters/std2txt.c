@@ -7,6 +7,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "rapidstd.h"
 
 static const char help[] =
@@ -24,6 +25,15 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed input (after the lines before\n"
     "the fault), 2 usage or system error.\n";
 
+static struct rs_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	(void)ctx;
+	return rs_std2txt(in, out, &st, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -32,12 +42,9 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct rs_stats st;
 	struct tp_err err;
-	struct tp_out out;
-	struct tp_in in;
 	const char *path;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
@@ -45,19 +52,7 @@ main(int argc, char **argv)
 		tp_opt_common(c, &com, help);
 	path = tp_opt_input(argc, argv, help);
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		tp_in_close(&in);
-		return TP_EXIT_FAIL;
-	}
-	tp_out_open(&out, com.output, 0);
-	rc = rs_std2txt(&in, &out, &st, &err);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
-	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
-	if (rc < 0)
-		tp_err_print(&err, in.name);
+	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
 	tp_note("%llu events", (unsigned long long)st.events);
-	return rc < 0 ? err.status : TP_EXIT_OK;
+	return status;
 }

@@ -7,6 +7,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "trac.h"
 
 static const char help[] =
@@ -57,6 +58,19 @@ report(const struct trac_dec_stats *st)
 	    (unsigned long long)st->user_blocks);
 }
 
+struct job {
+	struct trac_dec_opts opts;
+	struct trac_dec_stats st;
+};
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	struct job *j = ctx;
+
+	return trac_decode(in, out, &j->opts, &j->st, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -66,40 +80,26 @@ main(int argc, char **argv)
 		{ "repair-tid", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct trac_dec_opts opts = { 0, 0 };
+	struct job j = { { 0, 0 }, { 0 } };
 	struct tp_common com = { NULL };
-	struct trac_dec_stats st;
 	struct tp_err err;
-	struct tp_out out;
-	struct tp_in in;
 	const char *path;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "tr", longopts,
 	    NULL)) != -1) {
 		if (c == 't')
-			opts.allow_truncated = 1;
+			j.opts.allow_truncated = 1;
 		else if (c == 'r')
-			opts.repair_tid = 1;
+			j.opts.repair_tid = 1;
 		else
 			tp_opt_common(c, &com, help);
 	}
 	path = tp_opt_input(argc, argv, help);
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		return TP_EXIT_FAIL;
-	}
-	tp_out_open(&out, com.output, 0);
-	rc = trac_decode(&in, &out, &opts, &st, &err);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
 	/* The records before a data fault are kept: they are valid. */
-	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
-	if (rc < 0)
-		tp_err_print(&err, in.name);
-	report(&st);
-	return rc < 0 ? err.status : TP_EXIT_OK;
+	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, &j, &err);
+	report(&j.st);
+	return status;
 }

@@ -7,6 +7,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "rapidbin.h"
 #include "text.h"
 
@@ -61,6 +62,20 @@ report(const struct rb_enc_stats *st)
 	    "distinct ids");
 }
 
+static struct rb_enc_opts opts = { 0, 0, 0, NULL };
+static struct rb_enc_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	struct tr_reader r;
+
+	(void)ctx;
+	(void)err;		/* the reader reports into the input's err */
+	tr_init(&r, in);
+	return rb_encode(&r, out, &opts, &st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -72,15 +87,11 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rb_enc_opts opts = { 0, 0, 0, NULL };
 	struct tp_common com = { NULL };
 	const char *path, *meta_path = NULL;
-	struct rb_enc_stats st;
-	struct tp_out out, meta;
-	struct tr_reader r;
+	struct tp_out meta;
 	struct tp_err err;
-	struct tp_in in;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "dm:Ps",
@@ -107,28 +118,15 @@ main(int argc, char **argv)
 	    (meta_path[0] == '-' && meta_path[1] == '\0')))
 		tp_usage_error(help, "--meta needs a file name");
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		tp_in_close(&in);
-		return TP_EXIT_FAIL;
-	}
-	tr_init(&r, &in);
 	if (meta_path != NULL) {
 		tp_out_open(&meta, meta_path, 0);
 		opts.meta = &meta;
 	}
-	tp_out_open(&out, com.output, 1);
-	rc = rb_encode(&r, &out, &opts, &st);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
-	tp_out_close(&out, rc == 0);
+	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
 	if (meta_path != NULL)
-		tp_out_close(&meta, rc == 0);
-	if (rc < 0) {
-		tp_err_print(&err, in.name);
-		return err.status;
-	}
+		tp_out_close(&meta, status == TP_EXIT_OK);
+	if (status != TP_EXIT_OK)
+		return status;
 	report(&st);
 	return TP_EXIT_OK;
 }

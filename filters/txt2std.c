@@ -7,6 +7,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "rapidstd.h"
 #include "text.h"
 
@@ -49,6 +50,20 @@ report(const struct rs_stats *st)
 		    "express", (unsigned long long)st->lossy);
 }
 
+static struct rs_opts opts = { 0, 0 };
+static struct rs_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	struct tr_reader r;
+
+	(void)ctx;
+	(void)err;		/* the reader reports into the input's err */
+	tr_init(&r, in);
+	return rs_txt2std(&r, out, &opts, &st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -58,15 +73,10 @@ main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rs_opts opts = { 0, 0 };
 	struct tp_common com = { NULL };
-	struct tr_reader r;
-	struct rs_stats st;
 	struct tp_err err;
-	struct tp_out out;
-	struct tp_in in;
 	const char *path;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "ra",
@@ -84,21 +94,8 @@ main(int argc, char **argv)
 	}
 	path = tp_opt_input(argc, argv, help);
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		tp_in_close(&in);
-		return TP_EXIT_FAIL;
-	}
-	tr_init(&r, &in);
-	tp_out_open(&out, com.output, 0);
-	rc = rs_txt2std(&r, &out, &opts, &st);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
-	tp_out_close(&out, rc == 0 || err.status == TP_EXIT_DATA);
-	if (rc < 0)
-		tp_err_print(&err, in.name);
-	else
+	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
+	if (status == TP_EXIT_OK)
 		report(&st);
-	return rc < 0 ? err.status : TP_EXIT_OK;
+	return status;
 }

@@ -8,6 +8,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "trac.h"
 
 static const char help[] =
@@ -29,6 +30,16 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
 
+static struct trac_enc_opts opts = { &trac_x64, 0 };
+static struct trac_enc_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	(void)ctx;
+	return trac_encode(in, out, &opts, &st, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -38,14 +49,10 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct trac_enc_opts opts = { &trac_x64, 0 };
 	struct tp_common com = { NULL };
-	struct trac_enc_stats st;
 	struct tp_err err;
-	struct tp_out out;
-	struct tp_in in;
 	const char *path;
-	int c, rc;
+	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:s", longopts,
@@ -63,20 +70,9 @@ main(int argc, char **argv)
 	}
 	path = tp_opt_input(argc, argv, help);
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		return TP_EXIT_FAIL;
-	}
-	tp_out_open(&out, com.output, 1);
-	rc = trac_encode(&in, &out, &opts, &st, &err);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
-	tp_out_close(&out, rc == 0);
-	if (rc < 0) {
-		tp_err_print(&err, in.name);
-		return err.status;
-	}
+	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
+	if (status != TP_EXIT_OK)
+		return status;
 	if (st.skipped > 0)
 		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
 		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
