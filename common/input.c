@@ -340,12 +340,15 @@ tp_in_close(struct tp_in *in)
 {
 	int rc = in->failed ? -1 : 0;
 
+	/* Safe to call twice: everything released is marked so. */
 	if (in->gz)
 		inflateEnd(&in->zs);
 	if (in->fd > 0)
 		close(in->fd);
 	free(in->raw);
 	free(in->buf);
+	in->gz = 0;
+	in->fd = -1;
 	in->raw = NULL;
 	in->buf = NULL;
 	return rc;

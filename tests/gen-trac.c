@@ -159,12 +159,12 @@ main(int argc, char **argv)
 	const struct arch *a = &x64;
 	unsigned long long blocks = 100, seed = 1, size_mb = 0;
 	unsigned threads = 1, sessions = 1, user = 0, tidbug = 0, quirks = 0;
-	uint64_t state[MAX_SLOTS], tids[16];
+	uint64_t state[MAX_SLOTS], tids[16], hash;
 	unsigned char changed[MAX_SLOTS], prevchanged[MAX_SLOTS];
 	char json[256];
 	unsigned long long n, session_end = 0;
 	unsigned session = 0, count = 0, cur = 0, next = 0, need = 0;
-	unsigned jmpself = 0, i;
+	unsigned jmpself = 0, i, shift;
 	int len;
 
 	for (i = 1; i < (unsigned)argc; i++) {
@@ -207,10 +207,14 @@ main(int argc, char **argv)
 
 	for (i = 0; i < threads; i++)
 		tids[i] = 0x1000 + 4 * i + 4 * below(0x400) * 16;
+	/* Two draws, in a fixed order (not as unsequenced arguments). */
+	hash = rnd();
+	shift = (unsigned)below(40);
+	hash >>= shift;
 	len = snprintf(json, sizeof json, "{\"ver\":1,\"arch\":\"%s\","
 	    "\"hashAlgorithm\":\"murmurhash\",\"hash\":\"0x%llX\","
 	    "\"compression\":\"\",\"path\":\"C:\\\\work\\\\gen-%llu.exe\"}",
-	    a->name, (unsigned long long)(rnd() >> below(40)), seed);
+	    a->name, (unsigned long long)hash, seed);
 	put("TRAC", 4);
 	put32((uint32_t)len);
 	put(json, (size_t)len);

@@ -40,6 +40,7 @@ parse(const char *s)
 	char *line;
 	size_t len;
 
+	tp_in_close(&in);	/* the previous line's input; closing twice is safe */
 	tp_err_clear(&err);
 	tp_in_open_mem(&in, s, strlen(s), "t", &err);
 	tr_init(&rd, &in);
@@ -367,5 +368,7 @@ main(void)
 	test_malformed();
 	test_lines();
 	test_elem_and_peek();
+	tp_in_close(&in);
+	free(out.buf);
 	return done_testing();
 }
