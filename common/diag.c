@@ -14,17 +14,23 @@ int tp_verbosity = 1;
 static void (*atdie_fn)(void);
 
 void
-tp_setprog(const char *argv0)
+tp_setprog(char *argv0)
 {
-	const char *slash;
+	char *name;
 
 	if (argv0 == NULL || *argv0 == '\0')
 		return;
-	slash = strrchr(argv0, '/');
-	tp_progname = slash ? slash + 1 : argv0;
+	name = strrchr(argv0, '/');
+	name = name ? name + 1 : argv0;
 	/* libtool-style wrappers prefix "lt-"; keep the real name. */
-	if (strncmp(tp_progname, "lt-", 3) == 0)
-		tp_progname += 3;
+	if (strncmp(name, "lt-", 3) == 0)
+		name += 3;
+	/*
+	 * argv[0] itself becomes the bare name, so that getopt's own messages
+	 * ("unrecognized option") name the program as ours do.
+	 */
+	memmove(argv0, name, strlen(name) + 1);
+	tp_progname = argv0;
 }
 
 void

@@ -34,7 +34,8 @@ struct tp_err {
 extern const char *tp_progname;
 extern int tp_verbosity;	/* 0 quiet, 1 normal, 2 verbose */
 
-void tp_setprog(const char *argv0);
+/* Set the program name from argv[0], which becomes its base name. */
+void tp_setprog(char *argv0);
 
 /* Reset an error value to "no error". */
 void tp_err_clear(struct tp_err *e);
