@@ -21,8 +21,12 @@ tp_convert(const char *path, const char *output, int flags, tp_run_fn *fn,
 	rc = fn(&in, &out, ctx, err);
 	if (tp_in_close(&in) < 0)
 		rc = -1;
-	tp_out_close(&out, rc == 0 ||
-	    ((flags & TP_KEEP_PREFIX) && err->status == TP_EXIT_DATA));
+	/*
+	 * The records before bad input stay on standard output; a named
+	 * output file appears only on success.
+	 */
+	tp_out_close(&out, rc == 0 || ((flags & TP_KEEP_PREFIX) &&
+	    err->status == TP_EXIT_DATA && out.tmppath == NULL));
 	if (rc < 0) {
 		tp_err_print(err, in.name);
 		return err->status;

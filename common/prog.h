@@ -16,13 +16,13 @@ typedef int tp_run_fn(struct tp_in *in, struct tp_out *out, void *ctx,
 
 enum {
 	TP_BINARY_OUT = 1,	/* refuse to write to a terminal */
-	TP_KEEP_PREFIX = 2	/* on bad input, keep what was written */
+	TP_KEEP_PREFIX = 2	/* on bad input, keep what stdout got */
 };
 
 /*
  * Run fn from path (NULL or "-": stdin) to output (NULL or "-": stdout).
- * With TP_KEEP_PREFIX the records written before bad input are kept (in
- * the output file too); without it a named output file is not created.
+ * With TP_KEEP_PREFIX the records written before bad input are kept on
+ * standard output; a named output file is created only on success.
  * Returns the exit status: 0, or err->status after printing err.
  */
 int tp_convert(const char *path, const char *output, int flags,

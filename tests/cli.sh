@@ -1,0 +1,55 @@
+#!/bin/sh
+# The conventions every program shares (tracepipe(7)): --help, --version,
+# usage errors, a file operand and stdin giving the same output, "-" as
+# stdin, -o written only on success, binary never to a terminal.
+. "$srcdir/tests/tap.sh"
+gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
+trac2txt t.trace64 > t.txt || exit 99
+txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
+rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
+
+# program, its input, whether its output is binary.  With -o, bad input
+# leaves no file: the valid prefix goes only to standard output.
+while read -r prog input bin; do
+	out=$($prog --help); rc=$?
+	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
+	like "$($prog --version)" "$prog (tracepipe) *" "$prog --version"
+	err=$($prog --no-such-option 2>&1 >/dev/null); rc=$?
+	is "$rc:$(echo "$err" | head -n 1)" "2:$prog: unrecognized option '--no-such-option'" \
+	    "$prog: unknown option is a usage error"
+	$prog "$input" > file.out 2>/dev/null; rc1=$?
+	$prog < "$input" > stdin.out 2>/dev/null; rc2=$?
+	$prog - < "$input" > dash.out 2>/dev/null; rc3=$?
+	ok $(( rc1 + rc2 + rc3 > 1 )) "$prog: runs on its input ($rc1 $rc2 $rc3)"
+	same_file file.out stdin.out "$prog: a file operand and stdin give the same output"
+	same_file file.out dash.out "$prog: - is stdin"
+	$prog -o named.out "$input" 2>/dev/null
+	same_file file.out named.out "$prog -o FILE"
+	err=$($prog a b 2>&1); rc=$?
+	like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
+	rm -f never.out
+	# txtfilter judges only what it selects on: give it a selector.
+	[ "$prog" = txtfilter ] && sel="--tid 1" || sel=
+	# shellcheck disable=SC2086
+	$prog $sel -o never.out bad.in 2>/dev/null
+	rc=$?
+	[ ! -e never.out ] && [ $rc -ne 0 ]
+	ok $? "$prog: no -o file after bad input (exit $rc)"
+	ls never.out.* >/dev/null 2>&1
+	ok $(( ! $? )) "$prog: no temporary file left behind"
+	if [ "$bin" = 1 ]; then
+		err=$(script -qec "$prog < $input" /dev/null </dev/null 2>&1 | tr -d '\r')
+		like "$err" "$prog: refusing to write binary data to a terminal*" \
+		    "$prog: refuses to write binary to a terminal"
+	fi
+done <<EOF2
+trac2txt t.trace64 0
+txt2trac t.txt 1
+txtfilter t.txt 0
+rapidbin2txt t.data 0
+txt2rapidbin r.txt 1
+txt2std r.txt 0
+std2txt t.std 0
+EOF2
+done_testing
