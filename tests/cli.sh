@@ -52,4 +52,29 @@ txt2rapidbin r.txt 1
 txt2std r.txt 0
 std2txt t.std 0
 EOF2
+
+# Output larger than a pipe holds: a reader that goes away ends the program
+# quietly (no message, status 0 or death by SIGPIPE); a full disk is a
+# one-line error and status 2.
+gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > big.trace64 || exit 99
+trac2txt big.trace64 > big.txt || exit 99
+txtfilter -q --type read,write big.txt | txt2rapidbin -q > big.data || exit 99
+rapidbin2txt big.data > bigr.txt && txt2std bigr.txt > big.std || exit 99
+while read -r prog input; do
+	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
+	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
+	*) ok 1 "$prog: a closed pipe ends it quietly"; sed 's/^/#   /' pipe.rc pipe.err ;;
+	esac
+	err=$($prog "$input" 2>&1 > /dev/full); rc=$?
+	like "$rc:$err" "2:$prog: <stdout>: write error: No space left on device" \
+	    "$prog: a full disk is an error (status 2)"
+done <<EOF2
+trac2txt big.trace64
+txt2trac big.txt
+txtfilter big.txt
+rapidbin2txt big.data
+txt2rapidbin bigr.txt
+txt2std bigr.txt
+std2txt big.std
+EOF2
 done_testing
