@@ -601,6 +601,17 @@ tp_parse_u64(const char *s, size_t n, uint64_t *v)
 	}
 	if (n == 0)
 		return -1;
+	if (n < 20) {
+		/* At most 19 digits cannot overflow: no check per digit. */
+		for (i = 0; i < n; i++) {
+			unsigned d = (unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			x = x * 10 + d;
+		}
+		*v = x;
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		unsigned d = (unsigned char)s[i] - '0';
 		if (d > 9 || x > (UINT64_MAX - d) / 10)

@@ -172,6 +172,17 @@ test_reader_values(void)
 	tp_err_clear(&err);
 	ok(tr_get_u64(&rd, &rec, "h", &u, 1) < 0, "hex overflow");
 	tp_err_clear(&err);
+	/* Up to 19 digits take the path without an overflow check. */
+	ok(tp_parse_u64("9999999999999999999", 19, &u) == 0 &&
+	    u == UINT64_C(9999999999999999999), "19 digits");
+	ok(tp_parse_u64("123456789012345678x", 19, &u) < 0,
+	    "19 characters, one not a digit");
+	ok(tp_parse_u64("00000000000000000001", 20, &u) == 0 && u == 1,
+	    "20 digits with leading zeros");
+	ok(tp_parse_u64("18446744073709551615", 20, &u) == 0 &&
+	    u == UINT64_MAX && tp_parse_u64("18446744073709551616", 20, &u) < 0 &&
+	    tp_parse_u64("99999999999999999999", 20, &u) < 0,
+	    "20 digits: the largest u64, one more, and far more");
 	ok(parse("x f=1e+300 g=-0.0 n=nan:0x7ff0000000000001 i=-inf\r\n") == 1,
 	    "floats parse, CRLF accepted");
 	f = tr_find(&rec, "f");
