@@ -44,13 +44,20 @@ rb_header_get(const unsigned char *b, struct rb_header *h)
 		h->events = h->events << 8 | b[i];
 }
 
-static void
+static inline void
 put_be64(unsigned char *b, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+	memcpy(b, &v, 8);
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	memcpy(b, &v, 8);
+#else
 	for (int i = 7; i >= 0; i--) {
 		b[i] = (unsigned char)v;
 		v >>= 8;
 	}
+#endif
 }
 
 static inline uint64_t
@@ -164,32 +171,63 @@ rb_fmt_event(char *p, const struct rb_event *e)
 	return p;
 }
 
+/*
+ * The event kinds in a table indexed by a hash of the first and third
+ * letters and the length (txtfilter's, collision-free for these names:
+ * the compiler would warn of a slot set twice), so that a stream of mixed
+ * kinds costs one probe and one masked compare per record rather than a
+ * chain of mispredicted branches.
+ */
+#define KIND_HASH(c0, c2, n) (((unsigned)(c0) * 24u + (unsigned)(c2) + \
+	(unsigned)(n)) & 31u)
+#define M3 "\377\377\377"
+#define M4 M3 "\377"
+#define M5 M4 "\377"
+#define M6 M5 "\377"
+#define M7 M6 "\377"
+
+static const struct {
+	char name[8];
+	char mask[8];		/* the first len bytes set */
+	unsigned char len;
+	signed char op;
+} event_kinds[32] = {
+	[KIND_HASH('a', 'q', 7)] = { "acquire", M7, 7, RB_ACQUIRE },
+	[KIND_HASH('r', 'l', 7)] = { "release", M7, 7, RB_RELEASE },
+	[KIND_HASH('r', 'a', 4)] = { "read", M4, 4, RB_READ },
+	[KIND_HASH('w', 'i', 5)] = { "write", M5, 5, RB_WRITE },
+	[KIND_HASH('f', 'r', 4)] = { "fork", M4, 4, RB_FORK },
+	[KIND_HASH('j', 'i', 4)] = { "join", M4, 4, RB_JOIN },
+	[KIND_HASH('b', 'g', 5)] = { "begin", M5, 5, RB_BEGIN },
+	[KIND_HASH('e', 'd', 3)] = { "end", M3, 3, RB_END },
+	[KIND_HASH('r', 'q', 7)] = { "request", M7, 7, RB_REQUEST },
+	[KIND_HASH('b', 'a', 6)] = { "branch", M6, 6, RB_BRANCH },
+};
+
 int
 rb_rec_kind(const struct tr_rec *rec)
 {
 	const char *k = rec->kind;
+	size_t n = rec->kindlen;
+	unsigned h;
 
-#define IS(s) (memcmp(k, s, sizeof s - 1) == 0)
-	switch (rec->kindlen) {
-	case 3:
-		return IS("end") ? RB_END : RB_K_OTHER;
-	case 4:
-		return IS("read") ? RB_READ : IS("fork") ? RB_FORK :
-		    IS("join") ? RB_JOIN : RB_K_OTHER;
-	case 5:
-		return IS("write") ? RB_WRITE : IS("begin") ? RB_BEGIN :
-		    RB_K_OTHER;
-	case 6:
-		return IS("branch") ? RB_BRANCH : RB_K_OTHER;
-	case 7:
-		return IS("acquire") ? RB_ACQUIRE : IS("release") ?
-		    RB_RELEASE : IS("request") ? RB_REQUEST : RB_K_OTHER;
-	case 15:
-		return IS("rapidbin-header") ? RB_K_HEADER : RB_K_OTHER;
-	default:
+	if (n < 3 || n > 7) {
+		if (n == 15 && memcmp(k, "rapidbin-header", 15) == 0)
+			return RB_K_HEADER;
 		return RB_K_OTHER;
 	}
-#undef IS
+	h = KIND_HASH((unsigned char)k[0], (unsigned char)k[2], n);
+	if (event_kinds[h].len != n)
+		return RB_K_OTHER;
+	if ((size_t)(rec->line + rec->len - k) >= 8) {
+		uint64_t w, name, mask;
+		memcpy(&w, k, 8);
+		memcpy(&name, event_kinds[h].name, 8);
+		memcpy(&mask, event_kinds[h].mask, 8);
+		return (w & mask) == name ? event_kinds[h].op : RB_K_OTHER;
+	}
+	return memcmp(k, event_kinds[h].name, n) == 0 ? event_kinds[h].op :
+	    RB_K_OTHER;
 }
 
 /* Field keys the event records use, found in one pass over the fields. */
@@ -240,13 +278,27 @@ static const int decor_field[RB_NOPS] = {
 	FK_DECOR, FK_DECOR, FK_LOCK, FK_DECOR
 };
 
-static int
+/* tr_u64 without a call on the good path (once per field of every event). */
+static inline int
+field_u64(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, uint64_t *v)
+{
+	if (tp_parse_u64(f->val, f->vallen, v) == 0)
+		return 0;
+	return tr_u64(r, rec, f, v);
+}
+
+static inline int
 get_bit63(struct tr_reader *r, const struct tr_rec *rec,
     const struct tr_field *f, int *bit)
 {
 	uint64_t v = 0;
 
-	if (f != NULL && tr_u64(r, rec, f, &v) < 0)
+	if (f == NULL) {
+		*bit = 0;
+		return 0;
+	}
+	if (field_u64(r, rec, f, &v) < 0)
 		return -1;
 	if (v > 1)
 		return tr_fail(r, rec, f, "must be 0 or 1");
@@ -268,14 +320,14 @@ rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
 	if (f[FK_TID] == NULL)
 		return tr_fail(r, rec, NULL, "%s record without tid=",
 		    rb_kind[op]);
-	if (tr_u64(r, rec, f[FK_TID], &e->tid) < 0)
+	if (field_u64(r, rec, f[FK_TID], &e->tid) < 0)
 		return -1;
 	if (f[dk] == NULL && dk != FK_DECOR)
 		return tr_fail(r, rec, NULL, "%s record without %s=",
 		    rb_kind[op], rb_decor_key[op]);
-	if (f[dk] != NULL && tr_u64(r, rec, f[dk], &e->decor) < 0)
+	if (f[dk] != NULL && field_u64(r, rec, f[dk], &e->decor) < 0)
 		return -1;
-	if (f[FK_LOC] != NULL && tr_u64(r, rec, f[FK_LOC], &e->loc) < 0)
+	if (f[FK_LOC] != NULL && field_u64(r, rec, f[FK_LOC], &e->loc) < 0)
 		return -1;
 	return get_bit63(r, rec, f[FK_BIT63], &e->bit63);
 }
@@ -482,11 +534,15 @@ rb_decode(struct tp_in *in, struct tp_out *out,
 /*
  * Raw events, varint-coded: a flags byte (op in bits 0-3, bit 63 in bit
  * 4, "decor is an address" in bit 5, loc kind in bits 6-7), then tid,
- * decor, size (addresses only) and loc (unless absent).  Kept in memory
- * up to SPOOL_CAP bytes, then in an unlinked temporary file.
+ * decor, size (addresses only) and loc (unless absent).  An event that is
+ * not on the line after the previous one is preceded by SPOOL_SKIP and the
+ * number of lines skipped, so that an error found while mapping can name
+ * its line (a flags byte is never 0xff: loc kind 3 does not exist).  Kept
+ * in memory up to SPOOL_CAP bytes, then in an unlinked temporary file.
  */
 #define SPOOL_CAP (4u << 20)
-#define SPOOL_REC_MAX (1 + 4 * 10)
+#define SPOOL_SKIP 0xff
+#define SPOOL_REC_MAX (1 + 10 + 1 + 4 * 10)
 
 enum { LOC_NONE, LOC_NATIVE, LOC_PC };
 
@@ -496,11 +552,13 @@ struct raw_event {
 	int addr;		/* decor is an address; size is its width */
 	int lockind;
 	uint64_t tid, decor, size, loc;
+	uint64_t line;		/* of the text record */
 };
 
 struct spool {
 	unsigned char *buf;
 	size_t len, pos;
+	uint64_t line;		/* of the last event put or got */
 	int fd;
 	uint64_t file_bytes, file_read;
 	struct tp_err *err;
@@ -607,6 +665,11 @@ spool_put(struct spool *s, const struct raw_event *e)
 	if (s->len + SPOOL_REC_MAX > SPOOL_CAP && spool_flush(s) < 0)
 		return -1;
 	p = s->buf + s->len;
+	if (e->line != s->line + 1) {
+		*p++ = SPOOL_SKIP;
+		p = put_varint(p, e->line - s->line - 1);
+	}
+	s->line = e->line;
 	*p++ = (unsigned char)(e->op | (unsigned)e->bit63 << 4 |
 	    (unsigned)e->addr << 5 | (unsigned)e->lockind << 6);
 	p = put_varint(p, e->tid);
@@ -623,6 +686,7 @@ spool_put(struct spool *s, const struct raw_event *e)
 static int
 spool_rewind(struct spool *s)
 {
+	s->line = 0;
 	if (s->fd < 0 && s->file_bytes == 0) {
 		s->pos = 0;
 		return 0;
@@ -641,6 +705,7 @@ static int
 spool_next(struct spool *s, struct raw_event *e)
 {
 	const unsigned char *p;
+	uint64_t skip = 0;
 
 	if (s->len - s->pos < SPOOL_REC_MAX && s->file_read < s->file_bytes) {
 		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
@@ -663,6 +728,9 @@ spool_next(struct spool *s, struct raw_event *e)
 	if (s->pos >= s->len)
 		return 0;
 	p = s->buf + s->pos;
+	if (*p == SPOOL_SKIP)
+		p = get_varint(p + 1, &skip);
+	e->line = s->line += skip + 1;
 	e->op = *p & 0xf;
 	e->bit63 = *p >> 4 & 1;
 	e->addr = *p >> 5 & 1;
@@ -713,8 +781,8 @@ struct enc {
 	int nhrec;
 
 	/* First pass: which values do not fit. */
-	int tid_over, addr_over, pc_over;
-	struct over child_over, lock_over, var_over, loc_over;
+	int tid_over, addr_over, pc_over;	/* tid and child, addr, pc */
+	struct over lock_over, var_over, loc_over;
 
 	/* Decisions. */
 	int dense_thr, dense_lock, dense_var, dense_loc;
@@ -779,16 +847,17 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	find_fields(rec, f);
 	memset(&e, 0, sizeof e);
 	e.op = (unsigned)op;
+	e.line = rec->lineno;
 	if (f[FK_TID] == NULL)
 		return tr_fail(x->r, rec, NULL, "%s record without tid=",
 		    rb_kind[op]);
-	if (tr_u64(x->r, rec, f[FK_TID], &e.tid) < 0)
+	if (field_u64(x->r, rec, f[FK_TID], &e.tid) < 0)
 		return -1;
 	if (e.tid > RB_TID_MAX)
 		x->tid_over = 1;
 
 	if (f[dk] != NULL) {
-		if (tr_u64(x->r, rec, f[dk], &e.decor) < 0)
+		if (field_u64(x->r, rec, f[dk], &e.decor) < 0)
 			return -1;
 		if (e.decor > RB_DECOR_MAX) {
 			switch (dk) {
@@ -804,14 +873,14 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 			}
 		}
 		if (dk == FK_CHILD && e.decor > RB_TID_MAX)
-			note_over(&x->child_over, rec, "child", e.decor);
+			x->tid_over = 1;
 	} else if (dk == FK_VAR && f[FK_ADDR] != NULL) {
 		/* A memory access from another format: address and width. */
 		e.addr = 1;
-		if (tr_u64(x->r, rec, f[FK_ADDR], &e.decor) < 0)
+		if (field_u64(x->r, rec, f[FK_ADDR], &e.decor) < 0)
 			return -1;
 		if (f[FK_SIZE] != NULL &&
-		    tr_u64(x->r, rec, f[FK_SIZE], &e.size) < 0)
+		    field_u64(x->r, rec, f[FK_SIZE], &e.size) < 0)
 			return -1;
 		if (e.decor > RB_DECOR_MAX)
 			x->addr_over = 1;
@@ -823,13 +892,13 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 
 	if (f[FK_LOC] != NULL) {
 		e.lockind = LOC_NATIVE;
-		if (tr_u64(x->r, rec, f[FK_LOC], &e.loc) < 0)
+		if (field_u64(x->r, rec, f[FK_LOC], &e.loc) < 0)
 			return -1;
 		if (e.loc > RB_LOC_MAX)
 			note_over(&x->loc_over, rec, "loc", e.loc);
 	} else if (f[FK_PC] != NULL && !x->opts->no_pc) {
 		e.lockind = LOC_PC;
-		if (tr_u64(x->r, rec, f[FK_PC], &e.loc) < 0)
+		if (field_u64(x->r, rec, f[FK_PC], &e.loc) < 0)
 			return -1;
 		if (e.loc > RB_LOC_MAX)
 			x->pc_over = 1;
@@ -876,19 +945,18 @@ over_error(struct enc *x, const struct over *o, unsigned bits)
 
 /*
  * Each id space is kept as it is when every value fits its field, and
- * renumbered in order of first appearance otherwise.  Thread ids, x64dbg
- * addresses and code addresses are renumbered by themselves; native
- * lock, var, child and loc values only with --dense, because a native
- * value that does not fit is more likely a mistake than a foreign id.
+ * renumbered in order of first appearance otherwise.  Thread ids (tid
+ * and child), x64dbg addresses and code addresses are renumbered by
+ * themselves; native lock, var and loc values only with --dense, because
+ * a native value that does not fit is more likely a mistake than a
+ * foreign id.
  */
 static int
 enc_decide(struct enc *x)
 {
 	int dense = x->opts->dense;
 
-	x->dense_thr = x->tid_over || x->child_over.line != 0;
-	if (x->child_over.line != 0 && !x->tid_over && !dense)
-		return over_error(x, &x->child_over, RB_TID_BITS);
+	x->dense_thr = x->tid_over;
 	x->dense_lock = x->lock_over.line != 0;
 	if (x->dense_lock && !dense)
 		return over_error(x, &x->lock_over, RB_DECOR_BITS);
@@ -906,21 +974,16 @@ enc_decide(struct enc *x)
 }
 
 static int
-map_fail(struct enc *x, uint64_t index, const char *msg)
+map_fail(struct enc *x, const struct raw_event *e, const char *msg)
 {
 	x->err->offset = TP_NONE;
-	x->err->index = index;
-	x->err->unit = "event";
+	x->err->line = e->line;
 	return tp_fail(x->err, TP_EXIT_DATA, "%s", msg);
 }
 
-/*
- * Map one raw event to the word's fields, recording ids in the maps in
- * use.  index is for diagnostics.
- */
+/* Map one raw event to the word's fields, recording ids in the maps in use. */
 static int
-enc_map(struct enc *x, const struct raw_event *e, uint64_t index,
-    struct rb_event *out)
+enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 {
 	int64_t id;
 
@@ -981,33 +1044,43 @@ enc_map(struct enc *x, const struct raw_event *e, uint64_t index,
 			out->loc = (uint64_t)id;
 	}
 	if (x->thr.count > RB_TID_MAX + 1 && x->dense_thr)
-		return map_fail(x, index, "more than 1024 distinct threads: "
+		return map_fail(x, e, "more than 1024 distinct threads: "
 		    "they do not fit RapidBin's 10-bit thread id");
 	if (x->loc.count > RB_LOC_MAX + 1 && x->dense_loc)
-		return map_fail(x, index, "more than 32768 distinct locations: "
+		return map_fail(x, e, "more than 32768 distinct locations: "
 		    "they do not fit RapidBin's 15-bit location (--no-pc "
 		    "leaves code addresses out)");
 	return 0;
 nomem:
-	return map_fail(x, index, "out of memory (or more than 2^32 distinct "
+	return map_fail(x, e, "out of memory (or more than 2^32 distinct "
 	    "ids)");
 }
 
+/*
+ * A pass over the spool that fills every map in use: the distinct counts
+ * for the header, and the errors renumbering can still meet.  Afterwards
+ * the maps are complete, and the writing pass looks up only the spaces it
+ * renumbers.
+ */
 static int
 enc_count(struct enc *x, struct rb_header *h)
 {
 	struct raw_event e;
 	struct rb_event m;
-	uint64_t index = 0;
 	int rc;
 
 	if (spool_rewind(&x->spool) < 0)
 		return -1;
 	while ((rc = spool_next(&x->spool, &e)) > 0)
-		if (enc_map(x, &e, index++, &m) < 0)
+		if (enc_map(x, &e, &m) < 0)
 			return -1;
 	if (rc < 0)
 		return -1;
+	x->use_thr = x->dense_thr;
+	x->use_lock = x->dense_lock;
+	x->use_var = x->dense_var;
+	x->use_loc = x->dense_loc;
+	x->use_varval = x->use_shared = 0;
 	if (x->thr.count > INT16_MAX)
 		return tp_fail(x->err, TP_EXIT_DATA, "too many threads for "
 		    "the header");
@@ -1030,8 +1103,8 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 	unsigned char hb[RB_HEADER_SIZE];
 	struct raw_event e;
 	struct rb_event m;
-	uint64_t index = 0;
-	int rc = 1;
+	int rc = 1, mapping = x->use_thr || x->use_lock || x->use_var ||
+	    x->use_varval || x->use_loc || x->use_shared;
 
 	rb_header_put(hb, h);
 	tp_out_write(out, hb, sizeof hb);
@@ -1044,8 +1117,16 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 		for (i = 0; i < ENC_BATCH; i++) {
 			if ((rc = spool_next(&x->spool, &e)) <= 0)
 				break;
-			if (enc_map(x, &e, index++, &m) < 0)
-				return -1;
+			if (mapping) {
+				if (enc_map(x, &e, &m) < 0)
+					return -1;
+			} else {
+				m.op = e.op;
+				m.bit63 = e.bit63;
+				m.tid = e.tid;
+				m.decor = e.decor;
+				m.loc = e.loc;	/* 0 when absent */
+			}
 			put_be64(p, rb_pack(&m));
 			p += 8;
 		}

@@ -29,8 +29,6 @@ enc_fail "loc > 32767" "# comment
 
 read tid=0 var=1 loc=32768" \
     '3: field "loc": 32768 does not fit 15 bits (max 32767); use --dense to renumber the loc values'
-enc_fail "child > 1023" "fork tid=0 child=1024 loc=1" \
-    '1: field "child": 1024 does not fit 10 bits (max 1023); use --dense to renumber the child values'
 enc_fail "begin decor > 2^34-1" "begin tid=0 decor=17179869184 loc=1" \
     '1:19: field "decor": "17179869184": does not fit 34 bits (max 17179869183)'
 enc_fail "bit63=2" "begin tid=0 loc=1 bit63=2" \
@@ -55,6 +53,26 @@ is "$(enc_text "fork tid=5000 child=6000 loc=1
 acquire tid=6000 lock=1 loc=2")" "rapidbin-header threads=2 locks=1 vars=0 events=2
 fork tid=0 child=1 loc=1
 acquire tid=1 lock=1 loc=2" "tid > 1023: dense thread ids in order of first appearance"
+
+# A child is a thread id too: one that does not fit renumbers the thread
+# space, even when its thread has no events of its own (filtered away).
+is "$(enc_text "acquire tid=7 lock=1 loc=1
+fork tid=7 child=1024 loc=2
+join tid=7 child=1024 loc=3")" "rapidbin-header threads=2 locks=1 vars=0 events=3
+acquire tid=0 lock=1 loc=1
+fork tid=0 child=1 loc=2
+join tid=0 child=1 loc=3" "child > 1023: dense thread ids"
+
+# More distinct threads than 1024 once renumbered: an error naming the
+# line of the 1025th thread (counting lines that were skipped).
+awk 'BEGIN { print "# threads"; for (i = 0; i < 1025; i++) printf "insn tid=%d pc=0x1\nread tid=%d var=1\n", 5000 + i, 5000 + i }' > thr.txt
+txt2rapidbin -q thr.txt > thr.bin 2> err.txt
+is "$?:$(cat err.txt)" "1:txt2rapidbin: thr.txt:2051: more than 1024 distinct threads: they do not fit RapidBin's 10-bit thread id" \
+    "1025 threads: error with the line number"
+is "$(wc -c < thr.bin | tr -d ' ')" 0 "1025 threads: nothing written"
+head -n 2049 thr.txt | txt2rapidbin -q | rapidbin2txt | sed -n '1p;$p' > thr.out
+is "$(cat thr.out)" "rapidbin-header threads=1024 locks=0 vars=1 events=1024
+read tid=1023 var=1 loc=0" "1024 threads fit once renumbered"
 
 # --dense renumbers native values that do not fit, each space alone.
 is "$(enc_text "acquire tid=0 lock=17179869184 loc=40000

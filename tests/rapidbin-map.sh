@@ -120,7 +120,7 @@ ok $? "x86 trace encodes"
 # that says so, never a silent fold; --no-pc leaves them out.
 awk 'BEGIN { for (i = 0; i < 40000; i++) printf "read tid=1 pc=0x%x addr=0x10 size=8\n", 4096 + i }' > many.txt
 txt2rapidbin many.txt > many.bin 2> many.err
-is "$?:$(cat many.err)" "1:txt2rapidbin: many.txt: event 32768: more than 32768 distinct locations: they do not fit RapidBin's 15-bit location (--no-pc leaves code addresses out)" \
+is "$?:$(cat many.err)" "1:txt2rapidbin: many.txt:32769: more than 32768 distinct locations: they do not fit RapidBin's 15-bit location (--no-pc leaves code addresses out)" \
     "too many locations is an error"
 txt2rapidbin --no-pc many.txt | rapidbin2txt | LC_ALL=C sort | uniq -c | sed 's/^ *//' > many.out
 is "$(cat many.out)" "1 rapidbin-header threads=1 locks=0 vars=1 events=40000
