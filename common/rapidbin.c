@@ -540,7 +540,7 @@ rb_decode(struct tp_in *in, struct tp_out *out,
  * its line (a flags byte is never 0xff: loc kind 3 does not exist).  Kept
  * in memory up to SPOOL_CAP bytes, then in an unlinked temporary file.
  */
-#define SPOOL_CAP (4u << 20)
+#define SPOOL_CAP (1u << 20)
 #define SPOOL_SKIP 0xff
 #define SPOOL_REC_MAX (1 + 10 + 1 + 4 * 10)
 
@@ -1028,8 +1028,9 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 		if (x->use_varval &&
 		    idmap_put(&x->varval, out->decor, 0, NULL) < 0)
 			goto nomem;
-		if (x->use_shared && idmap_put(&x->shared, out->decor,
-		    out->tid, NULL) < 0)
+		/* (variable, thread) in one word: 34 + 10 bits. */
+		if (x->use_shared && idmap_put(&x->shared, out->decor <<
+		    RB_TID_BITS | out->tid, 0, NULL) < 0)
 			goto nomem;
 		break;
 	default:
@@ -1178,10 +1179,8 @@ meta_rows(const struct idmap *m, int dense)
 	if (rows == NULL)
 		return NULL;
 	for (size_t i = 0; i < m->count; i++) {
-		const uint64_t *k = idmap_key(m, i);
-		rows[i].trace_id = dense ? i : k[0];
-		rows[i].a = k[0];
-		rows[i].b = k[1];
+		idmap_key(m, i, &rows[i].a, &rows[i].b);
+		rows[i].trace_id = dense ? i : rows[i].a;
 	}
 	if (!dense)
 		qsort(rows, m->count, sizeof *rows, row_cmp);
@@ -1242,9 +1241,10 @@ meta_shared(struct tp_out *o, const struct idmap *pairs)
 	if (rows == NULL)
 		return -1;
 	for (i = 0; i < pairs->count; i++) {
-		const uint64_t *k = idmap_key(pairs, i);
-		rows[i].trace_id = k[0];
-		rows[i].a = k[1];
+		uint64_t vt, zero;
+		idmap_key(pairs, i, &vt, &zero);
+		rows[i].trace_id = vt >> RB_TID_BITS;
+		rows[i].a = vt & RB_TID_MAX;
 		rows[i].b = 0;
 	}
 	qsort(rows, pairs->count, sizeof *rows, row_cmp);
