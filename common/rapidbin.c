@@ -1313,10 +1313,11 @@ rb_encode(struct tr_reader *r, struct tp_out *out,
 
 	/*
 	 * A header record is written as stored when the stream still holds
-	 * exactly the events it describes (an unfiltered decode); otherwise
-	 * the counts are taken again, as Wasmgrind does: distinct ids.
+	 * exactly the events it describes (an unfiltered decode; the count's
+	 * sign bit, which readers clear, may be set); otherwise the counts
+	 * are taken again, as Wasmgrind does: distinct ids.
 	 */
-	as_stored = x.nhrec == 1 && x.hrec.events == st->events;
+	as_stored = x.nhrec == 1 && HDR_EVENTS(&x.hrec) == st->events;
 	st->header_record = x.nhrec == 0 ? 0 : as_stored ? 1 : 2;
 	st->header_record_events = x.hrec.events;
 	x.use_thr = x.dense_thr || !as_stored || opts->meta;

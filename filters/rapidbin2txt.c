@@ -1,6 +1,7 @@
 /*
  * rapidbin2txt: RapidBin trace to the tracepipe text stream.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -32,6 +33,8 @@ static void
 report(const struct rb_dec_stats *st, int failed)
 {
 	const struct rb_header *h = &st->header;
+	/* What every reader takes the count to be: the sign bit cleared. */
+	uint64_t events = h->events & INT64_MAX;
 
 	if (st->bit63 > 0)
 		tp_warn("%llu events have bit 63 set (bit63=1); RAPID and "
@@ -40,9 +43,9 @@ report(const struct rb_dec_stats *st, int failed)
 	if (!st->have_header)
 		return;
 	/* Lenient, as RAPID is, but a short file is worth a word. */
-	if (st->events < h->events && !failed)
+	if (st->events < events && !failed)
 		tp_warn("the header says events=%llu but the file ends after "
-		    "%llu events (truncated?)", (unsigned long long)h->events,
+		    "%llu events (truncated?)", (unsigned long long)events,
 		    (unsigned long long)st->events);
 	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
 	    (unsigned)h->threads, (unsigned long)h->locks,
@@ -51,7 +54,7 @@ report(const struct rb_dec_stats *st, int failed)
 	    "(distinct ids)", (unsigned long long)st->threads,
 	    (unsigned long long)st->locks, (unsigned long long)st->vars,
 	    (unsigned long long)st->events);
-	if (h->events < st->events)
+	if (events < st->events)
 		tp_note("the file holds more events than the header says "
 		    "(lenient: read to the end of the file)");
 }

@@ -9,7 +9,8 @@
  * sets bit 63 and nonzero begin/end/branch decors now and then, and uses
  * values up to the top of each field.  --header distinct (the default)
  * writes the distinct counts as Wasmgrind does, plus1 distinct+1 for
- * locks and variables as the SPD traces have, random any bit pattern.
+ * locks and variables as the SPD traces have, random any bit pattern
+ * (and the sign bit of the event count, which readers clear).
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -178,6 +179,7 @@ main(int argc, char **argv)
 		uint64_t r = g.seed ^ 0x5555;
 		for (int k = 0; k < 10; k++)
 			hdr[k] = (unsigned char)next(&r);
+		hdr[10] |= 0x80;	/* the event count's sign bit */
 	}
 	fwrite(hdr, 1, sizeof hdr, stdout);
 	s = g.seed;

@@ -66,6 +66,20 @@ printf '\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\005
 is "$?" 1 "--strict: header says 5 events, file has none: exit 1"
 like "$(cat err.txt)" "*offset 0x12: strict: the header says events=5, the trace has 0 events" "--strict: event count message"
 
+# The sign bit of every header count: printed as stored, cleared before
+# any comparison, as every reader clears it.
+{ printf '\200\002\200\000\000\001\200\000\000\000\200\000\000\000\000\000\000\002'; head -c 34 "$D/allops.bin" | tail -c 16; } > sign.bin
+rapidbin2txt sign.bin > out.txt 2> err.txt
+is "$?:$(head -1 out.txt):$(cat err.txt)" "0:rapidbin-header threads=32770 locks=2147483649 vars=2147483648 events=9223372036854775810:" \
+    "sign bits set: raw counts in the header record, no warning for 2 of 2 events"
+rapidbin2txt --strict sign.bin > /dev/null
+ok $? "sign bits set: --strict compares 2 threads, 1 lock, 0 variables, 2 events"
+txt2rapidbin out.txt | cmp -s - sign.bin
+ok $? "sign bits set: byte-identical round trip"
+head -c 26 sign.bin | rapidbin2txt > /dev/null 2> err.txt
+is "$(cat err.txt)" "rapidbin2txt: the header says events=2 but the file ends after 1 events (truncated?)" \
+    "sign bits set: a short file is measured against the cleared count"
+
 # Operations 10-15 are invalid: the event before is printed.
 for op in 10 11 12 13 14 15; do
 	hi=$(printf '\\%03o' $((op * 4)))
