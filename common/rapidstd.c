@@ -168,6 +168,12 @@ rs_txt2std(struct tr_reader *r, struct tp_out *out,
 		}
 		if ((rc = rb_rec_event(r, rec, k, &e)) < 0)
 			break;
+		/* RAPID reads loc with Integer.parseInt and drops the line. */
+		if (e.loc > INT32_MAX) {
+			rc = tr_fail(r, rec, tr_find(rec, "loc"), "does not fit "
+			    "RAPID's location, a Java int (max 2147483647)");
+			break;
+		}
 		if (k == RB_REQUEST && !opts->keep_request) {
 			st->requests++;
 			continue;

@@ -68,6 +68,12 @@ bad 'T0|acq(L1)' '4: expected three '"'|'"'-separated fields' "two fields"
 bad 'T0|begin(5)|2' '9: unexpected text after the operation' "begin with an operand"
 bad 'T0|r(V99999999999999999999)|2' '7: expected a variable: V<number> or <number>' "operand overflow"
 
+# A location RAPID cannot read (Integer.parseInt) is refused, not written.
+printf 'T0|acq(L1)|2147483647\nT0|rel(L1)|2147483648\n' | std2txt > big.txt
+txt2std big.txt > big.std 2> err.txt
+is "$?:$(cat big.std):$(cat err.txt)" '1:T0|acq(L1)|2147483647:txt2std: big.txt:2:26: field "loc": "2147483648": does not fit RAPID'"'"'s location, a Java int (max 2147483647)' \
+    "txt2std: location above 2^31-1: error with line and column"
+
 # Text records STD cannot express.
 printf 'insn tid=0 pc=0x1\nread tid=0 addr=0x10 size=4\n' | txt2std > o.std 2> err.txt
 is "$?:$(cat err.txt)" '1:txt2std: <stdin>:2: read record without var=' "txt2std: read without var= is an error"
