@@ -22,6 +22,7 @@ static const char help[] =
     "  -d, --dense        renumber lock, var, child and loc values that do\n"
     "                     not fit their field, instead of failing\n"
     "  -m, --meta=FILE    write the id mapping as Wasmgrind-style JSON\n"
+    "  -P, --no-pc        do not map pc= to locations (all get location 0)\n"
     "  -s, --strict       records without a RapidBin meaning are errors\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
