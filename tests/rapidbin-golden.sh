@@ -17,6 +17,7 @@ if [ -z "$C" ]; then
 	skip "no shared corpus" "Wasmgrind test vector"
 	skip "no shared corpus" "Wasmgrind vector as STD"
 	skip "no shared corpus" "decoded/*.decoded.std"
+	skip "no shared corpus" "decoded/*.decoded.std through std2txt"
 	done_testing
 fi
 V=$C/synthetic/wasmgrind_encoder_testvector
@@ -30,6 +31,11 @@ for f in "$C"/spd-deadlock-benchmarks/*.data; do
 	b=$(basename "$f" .data)
 	rapidbin2txt "$f" | txt2std --all > "$b.std"
 	same_file "$b.std" "$C/decoded/$b.decoded.std" "$b: decoded text matches decoded/$b.decoded.std"
+	# The other way round, apart from txt2std: the independent decode
+	# read by std2txt equals the decoder's records, event by event.
+	std2txt "$C/decoded/$b.decoded.std" > "$b.want.txt"
+	rapidbin2txt "$f" | tail -n +2 > "$b.got.txt"
+	same_file "$b.got.txt" "$b.want.txt" "$b: rapidbin2txt's records equal std2txt of decoded/$b.decoded.std"
 	n=$(($(wc -l < "$C/decoded/$b.decoded.std") + 1))
 	is "$(rapidbin2txt "$f" | wc -l | tr -d ' ')" "$n" "$b: one line per event plus the header"
 done

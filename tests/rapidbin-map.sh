@@ -106,12 +106,46 @@ AWK
 is "$(awk -v META=t.json -v DEC=d.txt -f check.awk t.json d.txt rw.txt | tail -1)" 0 \
     "every event maps back to its x64dbg tid, (addr, size) and pc"
 
-# As the design writes it: select a thread with grep, then encode.
+if command -v python3 > /dev/null; then
+	python3 - t.json > py.out <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert list(m) == ["thread_records", "memory_records", "lock_records",
+    "location_records", "shared_variables"], list(m)
+shapes = {"thread_records": int, "lock_records": int,
+    "memory_records": ["address", "access_width"], "location_records": ["pc"]}
+for key, shape in shapes.items():
+    ids = [r["trace_id"] for r in m[key]]
+    assert ids == list(range(len(ids))), key
+    for r in m[key]:
+        assert list(r) == ["wasm_id", "trace_id"], r
+        w = r["wasm_id"]
+        assert isinstance(w, int) if shape is int else list(w) == shape, r
+for var, threads in m["shared_variables"].items():
+    assert int(var) < len(m["memory_records"]) and len(threads) > 1
+print(len(m["thread_records"]), len(m["memory_records"]), len(m["location_records"]))
+PY
+	is "$?:$(cat py.out)" "0:3 $(awk '{ print $5 "/" $6 }' rw.txt | sort -u | wc -l | tr -d ' ') $(awk '{ print $4 }' rw.txt | sort -u | wc -l | tr -d ' ')" \
+	    "x64dbg --meta: valid JSON, Wasmgrind's keys in order, dense trace ids, one record per thread, (addr, size) and pc"
+else
+	skip "no python3" "x64dbg --meta: valid JSON"
+fi
+
+# As the design writes it: select a thread with grep, then encode; the
+# events and the metadata check out against that thread's x64dbg lines.
 tid=$(grep -m1 '^read ' t.txt | sed 's/.*tid=\([0-9]*\).*/\1/')
-trac2txt < a.trace64 | grep "tid=$tid " | txt2rapidbin -q > g.bin
+trac2txt < a.trace64 | grep "tid=$tid " | txt2rapidbin -q --meta g.json > g.bin
 ok $? "trac2txt < a.trac | grep tid=$tid | txt2rapidbin"
 is "$(rapidbin2txt g.bin | head -1 | sed 's/.*threads=\([0-9]*\).*events=/\1 /')" \
     "1 $(grep "tid=$tid " rw.txt | wc -l | tr -d ' ')" "one thread, its reads and writes"
+grep "tid=$tid " rw.txt > rw1.txt
+rapidbin2txt g.bin | tail -n +2 > d1.txt
+is "$(awk -v META=g.json -v DEC=d1.txt -f check.awk g.json d1.txt rw1.txt | tail -1)" 0 \
+    "grep-selected thread: every event maps back to its x64dbg tid, (addr, size) and pc"
+trac2txt < a.trace64 | txtfilter -q --tid "$tid" | txt2rapidbin -q --meta f.json > f.bin
+ok $? "trac2txt < a.trac | txtfilter --tid $tid | txt2rapidbin"
+cmp -s f.bin g.bin && cmp -s f.json g.json
+ok $? "txtfilter and grep select the same: same RapidBin bytes and metadata"
 gen-trac --arch x86 --blocks 100 --seed 6 > b.trace32 || exit 99
 trac2txt b.trace32 | txt2rapidbin -q --meta b.json | rapidbin2txt > b.txt
 ok $? "x86 trace encodes"
