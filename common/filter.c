@@ -30,67 +30,13 @@ tf_free(struct tf_filter *f)
 	memset(f, 0, sizeof *f);
 }
 
-/*
- * The shared kinds in a table indexed by a hash of the first and third
- * letters and the length, collision-free for these twelve names (the
- * compiler would warn of a slot set twice): one probe and one compare per
- * record instead of a chain of compares that mispredicts on mixed kinds.
- */
-#define KIND_HASH(c0, c2, n) (((unsigned)(c0) * 24u + (unsigned)(c2) + \
-	(unsigned)(n)) & 31u)
-#define M3 "\377\377\377"
-#define M4 M3 "\377"
-#define M5 M4 "\377"
-#define M6 M5 "\377"
-#define M7 M6 "\377"
-
-static const struct {
-	char name[8];
-	char mask[8];		/* the first len bytes set */
-	unsigned char len;
-	unsigned bit;
-} kinds[32] = {
-	[KIND_HASH('i', 's', 4)] = { "insn", M4, 4, TF_INSN },
-	[KIND_HASH('r', 'a', 4)] = { "read", M4, 4, TF_READ },
-	[KIND_HASH('w', 'i', 5)] = { "write", M5, 5, TF_WRITE },
-	[KIND_HASH('a', 'q', 7)] = { "acquire", M7, 7, TF_ACQUIRE },
-	[KIND_HASH('r', 'l', 7)] = { "release", M7, 7, TF_RELEASE },
-	[KIND_HASH('r', 'q', 7)] = { "request", M7, 7, TF_REQUEST },
-	[KIND_HASH('f', 'r', 4)] = { "fork", M4, 4, TF_FORK },
-	[KIND_HASH('j', 'i', 4)] = { "join", M4, 4, TF_JOIN },
-	[KIND_HASH('b', 'g', 5)] = { "begin", M5, 5, TF_BEGIN },
-	[KIND_HASH('e', 'd', 3)] = { "end", M3, 3, TF_END },
-	[KIND_HASH('b', 'a', 6)] = { "branch", M6, 6, TF_BRANCH },
-	[KIND_HASH('e', 'e', 5)] = { "event", M5, 5, TF_EVENT },
-};
-
-/*
- * The kind's bit; avail is how many bytes may be read at k (at least n):
- * with 8 the name is compared as one masked word, with no loop whose
- * length varies from record to record.
- */
+/* The kind's bit, or 0; avail as for tp_kind(). */
 static inline unsigned
 kind_bit(const char *k, size_t n, size_t avail)
 {
-	unsigned h;
-	size_t i;
+	int kind = tp_kind(k, n, avail);
 
-	if (n < 3 || n > 7)
-		return 0;
-	h = KIND_HASH((unsigned char)k[0], (unsigned char)k[2], n);
-	if (kinds[h].len != n)
-		return 0;
-	if (avail >= 8) {
-		uint64_t w, name, mask;
-		memcpy(&w, k, 8);
-		memcpy(&name, kinds[h].name, 8);
-		memcpy(&mask, kinds[h].mask, 8);
-		return (w & mask) == name ? kinds[h].bit : 0;
-	}
-	for (i = 0; i < n; i++)
-		if (k[i] != kinds[h].name[i])
-			return 0;
-	return kinds[h].bit;
+	return kind == TK_OTHER ? 0 : 1u << kind;
 }
 
 unsigned

@@ -19,20 +19,20 @@
 #include "output.h"
 #include "text.h"
 
-/* The shared kinds (trace-text(5)), one bit each. */
+/* The shared kinds (trace-text(5)), one bit each: 1 << enum tp_kind. */
 enum {
-	TF_INSN = 1u << 0,
-	TF_READ = 1u << 1,
-	TF_WRITE = 1u << 2,
-	TF_ACQUIRE = 1u << 3,
-	TF_RELEASE = 1u << 4,
-	TF_REQUEST = 1u << 5,
-	TF_FORK = 1u << 6,
-	TF_JOIN = 1u << 7,
-	TF_BEGIN = 1u << 8,
-	TF_END = 1u << 9,
-	TF_BRANCH = 1u << 10,
-	TF_EVENT = 1u << 11
+	TF_INSN = 1u << TK_INSN,
+	TF_READ = 1u << TK_READ,
+	TF_WRITE = 1u << TK_WRITE,
+	TF_ACQUIRE = 1u << TK_ACQUIRE,
+	TF_RELEASE = 1u << TK_RELEASE,
+	TF_REQUEST = 1u << TK_REQUEST,
+	TF_FORK = 1u << TK_FORK,
+	TF_JOIN = 1u << TK_JOIN,
+	TF_BEGIN = 1u << TK_BEGIN,
+	TF_END = 1u << TK_END,
+	TF_BRANCH = 1u << TK_BRANCH,
+	TF_EVENT = 1u << TK_EVENT
 };
 
 struct tf_range {

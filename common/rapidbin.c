@@ -171,63 +171,26 @@ rb_fmt_event(char *p, const struct rb_event *e)
 	return p;
 }
 
-/*
- * The event kinds in a table indexed by a hash of the first and third
- * letters and the length (txtfilter's, collision-free for these names:
- * the compiler would warn of a slot set twice), so that a stream of mixed
- * kinds costs one probe and one masked compare per record rather than a
- * chain of mispredicted branches.
- */
-#define KIND_HASH(c0, c2, n) (((unsigned)(c0) * 24u + (unsigned)(c2) + \
-	(unsigned)(n)) & 31u)
-#define M3 "\377\377\377"
-#define M4 M3 "\377"
-#define M5 M4 "\377"
-#define M6 M5 "\377"
-#define M7 M6 "\377"
-
-static const struct {
-	char name[8];
-	char mask[8];		/* the first len bytes set */
-	unsigned char len;
-	signed char op;
-} event_kinds[32] = {
-	[KIND_HASH('a', 'q', 7)] = { "acquire", M7, 7, RB_ACQUIRE },
-	[KIND_HASH('r', 'l', 7)] = { "release", M7, 7, RB_RELEASE },
-	[KIND_HASH('r', 'a', 4)] = { "read", M4, 4, RB_READ },
-	[KIND_HASH('w', 'i', 5)] = { "write", M5, 5, RB_WRITE },
-	[KIND_HASH('f', 'r', 4)] = { "fork", M4, 4, RB_FORK },
-	[KIND_HASH('j', 'i', 4)] = { "join", M4, 4, RB_JOIN },
-	[KIND_HASH('b', 'g', 5)] = { "begin", M5, 5, RB_BEGIN },
-	[KIND_HASH('e', 'd', 3)] = { "end", M3, 3, RB_END },
-	[KIND_HASH('r', 'q', 7)] = { "request", M7, 7, RB_REQUEST },
-	[KIND_HASH('b', 'a', 6)] = { "branch", M6, 6, RB_BRANCH },
+/* The operation of each shared kind; insn and event have none. */
+static const signed char op_of_kind[TK_NKINDS] = {
+	[TK_INSN] = RB_K_OTHER, [TK_READ] = RB_READ, [TK_WRITE] = RB_WRITE,
+	[TK_ACQUIRE] = RB_ACQUIRE, [TK_RELEASE] = RB_RELEASE,
+	[TK_REQUEST] = RB_REQUEST, [TK_FORK] = RB_FORK, [TK_JOIN] = RB_JOIN,
+	[TK_BEGIN] = RB_BEGIN, [TK_END] = RB_END, [TK_BRANCH] = RB_BRANCH,
+	[TK_EVENT] = RB_K_OTHER
 };
 
 int
 rb_rec_kind(const struct tr_rec *rec)
 {
-	const char *k = rec->kind;
-	size_t n = rec->kindlen;
-	unsigned h;
+	int kind = tp_kind(rec->kind, rec->kindlen,
+	    (size_t)(rec->line + rec->len - rec->kind));
 
-	if (n < 3 || n > 7) {
-		if (n == 15 && memcmp(k, "rapidbin-header", 15) == 0)
-			return RB_K_HEADER;
-		return RB_K_OTHER;
-	}
-	h = KIND_HASH((unsigned char)k[0], (unsigned char)k[2], n);
-	if (event_kinds[h].len != n)
-		return RB_K_OTHER;
-	if ((size_t)(rec->line + rec->len - k) >= 8) {
-		uint64_t w, name, mask;
-		memcpy(&w, k, 8);
-		memcpy(&name, event_kinds[h].name, 8);
-		memcpy(&mask, event_kinds[h].mask, 8);
-		return (w & mask) == name ? event_kinds[h].op : RB_K_OTHER;
-	}
-	return memcmp(k, event_kinds[h].name, n) == 0 ? event_kinds[h].op :
-	    RB_K_OTHER;
+	if (kind != TK_OTHER)
+		return op_of_kind[kind];
+	if (rec->kindlen == 15 && memcmp(rec->kind, "rapidbin-header", 15) == 0)
+		return RB_K_HEADER;
+	return RB_K_OTHER;
 }
 
 /* Field keys the event records use, found in one pass over the fields. */

@@ -943,3 +943,28 @@ tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
 
 	return peek_keys(line, len, keys, lens, 2, val, vallen);
 }
+
+/* ---------------------------------------------------------- shared kinds */
+
+#define M3 "\377\377\377"
+#define M4 M3 "\377"
+#define M5 M4 "\377"
+#define M6 M5 "\377"
+#define M7 M6 "\377"
+#define KIND(name, c0, c2, n, mask, kind) \
+	[TP_KIND_HASH(c0, c2, n)] = { name, mask, n, kind }
+
+const struct tp_kind_name tp_kind_tab[32] = {
+	KIND("insn", 'i', 's', 4, M4, TK_INSN),
+	KIND("read", 'r', 'a', 4, M4, TK_READ),
+	KIND("write", 'w', 'i', 5, M5, TK_WRITE),
+	KIND("acquire", 'a', 'q', 7, M7, TK_ACQUIRE),
+	KIND("release", 'r', 'l', 7, M7, TK_RELEASE),
+	KIND("request", 'r', 'q', 7, M7, TK_REQUEST),
+	KIND("fork", 'f', 'r', 4, M4, TK_FORK),
+	KIND("join", 'j', 'i', 4, M4, TK_JOIN),
+	KIND("begin", 'b', 'g', 5, M5, TK_BEGIN),
+	KIND("end", 'e', 'd', 3, M3, TK_END),
+	KIND("branch", 'b', 'a', 6, M6, TK_BRANCH),
+	KIND("event", 'e', 'e', 5, M5, TK_EVENT),
+};

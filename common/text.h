@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diag.h"
 #include "input.h"
@@ -171,5 +172,62 @@ unsigned tr_peek2(const char *line, size_t len, const char *key1,
 /* Parse a whole value span as an unsigned integer (decimal or 0x hex). */
 int tp_parse_u64(const char *s, size_t n, uint64_t *v);
 int tp_parse_i64(const char *s, size_t n, int64_t *v);
+
+/* ---------------------------------------------------------- shared kinds */
+
+/*
+ * The kinds with one meaning in every format (trace-text(5)); any other
+ * kind is a format's own structure record.
+ */
+enum tp_kind {
+	TK_INSN, TK_READ, TK_WRITE, TK_ACQUIRE, TK_RELEASE, TK_REQUEST,
+	TK_FORK, TK_JOIN, TK_BEGIN, TK_END, TK_BRANCH, TK_EVENT,
+	TK_NKINDS,
+	TK_OTHER = -1
+};
+
+/*
+ * The names in a table indexed by a hash of the first and third letters
+ * and the length, collision-free for these twelve (the compiler would
+ * warn of a slot set twice): one probe and one masked word compare per
+ * record instead of a chain of compares that mispredicts on mixed kinds.
+ */
+#define TP_KIND_HASH(c0, c2, n) (((unsigned)(c0) * 24u + (unsigned)(c2) + \
+	(unsigned)(n)) & 31u)
+
+struct tp_kind_name {
+	char name[8];
+	char mask[8];		/* the first len bytes set */
+	unsigned char len;	/* 0 for an empty slot */
+	signed char kind;	/* enum tp_kind */
+};
+
+extern const struct tp_kind_name tp_kind_tab[32];
+
+/*
+ * The shared kind named by k[0..n), or TK_OTHER.  avail is how many bytes
+ * may be read at k (at least n): with 8 or more the name is compared as
+ * one masked word, with no loop whose length varies from record to record.
+ */
+static inline int
+tp_kind(const char *k, size_t n, size_t avail)
+{
+	const struct tp_kind_name *t;
+
+	if (n < 3 || n > 7)
+		return TK_OTHER;
+	t = &tp_kind_tab[TP_KIND_HASH((unsigned char)k[0],
+	    (unsigned char)k[2], n)];
+	if (t->len != n)
+		return TK_OTHER;
+	if (avail >= 8) {
+		uint64_t w, name, mask;
+		memcpy(&w, k, 8);
+		memcpy(&name, t->name, 8);
+		memcpy(&mask, t->mask, 8);
+		return (w & mask) == name ? t->kind : TK_OTHER;
+	}
+	return memcmp(k, t->name, n) == 0 ? t->kind : TK_OTHER;
+}
 
 #endif
