@@ -813,7 +813,7 @@ tr_elem(const char **cur, const char *end, const char **key, size_t *keylen,
 		return 0;
 	}
 	map = 0;
-	{
+	if (key != NULL) {
 		/* A map element is key ':' value; the key has no '[' or '{'. */
 		const char *q = p;
 		if (q < end && *q == '"')
@@ -828,7 +828,7 @@ tr_elem(const char **cur, const char *end, const char **key, size_t *keylen,
 			p = q + 1;
 		}
 	}
-	if (!map) {
+	if (!map && key != NULL) {
 		*key = NULL;
 		*keylen = 0;
 	}

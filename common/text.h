@@ -149,7 +149,9 @@ int tr_fail(struct tr_reader *r, const struct tr_rec *rec,
 /*
  * Nested values.  *cur starts at the value of a list or map field; each
  * call gives the next element (for a map, key and value) and returns 1,
- * 0 after the last one.  The syntax was checked by tr_parse.
+ * 0 after the last one.  The syntax was checked by tr_parse.  For a list
+ * pass key and keylen as NULL: a bare list element may hold a ':' (a
+ * URL, a NaN payload "nan:0x...") and must not be split at it.
  */
 int tr_elem(const char **cur, const char *end, const char **key,
     size_t *keylen, const char **val, size_t *vallen);

@@ -333,6 +333,22 @@ test_elem_and_peek(void)
 	    "first map element is x:[1,2]");
 	tp_in_close(&in);
 
+	/* A list is walked without keys: its elements may hold a ':'. */
+	ok(parse("e l=[nan:0x7ff0000000000001,http://a/b,{k:1}]") == 1,
+	    "list of bare words with ':' parses");
+	cur = tr_find(&rec, "l")->val;
+	n = 0;
+	while (tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl))
+		n++;
+	ok(n == 3, "list elements walked without keys");
+	cur = tr_find(&rec, "l")->val;
+	ok(tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl) &&
+	    vl == 22 && memcmp(v, "nan:0x7ff0000000000001", 22) == 0 &&
+	    tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl) &&
+	    vl == 10 && memcmp(v, "http://a/b", 10) == 0,
+	    "a list element with ':' is not split into key and value");
+	tp_in_close(&in);
+
 	ok(tr_peek(line, strlen(line), "tid", 3, &v, &vl) == 1 && vl == 1 &&
 	    *v == '7', "peek skips a quoted ' tid=42'");
 	ok(tr_peek("read tid=42 addr=0x10", 21, "addr", 4, &v, &vl) == 1 &&
