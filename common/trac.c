@@ -9,6 +9,8 @@
  * - Builds before PR #3920 write the thread id of the block after a thread
  *   switch without setting flag 0x80 ("tidstored=noflag" here).
  */
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,14 +216,25 @@ wrptr(unsigned char *p, uint64_t v, unsigned ps)
 /* ------------------------------------------------------------ JSON header */
 
 /*
- * Just enough JSON to find the top-level "ver" and "arch" the way x64dbg's
- * reader uses them; the header itself is carried verbatim.
+ * Just enough JSON to check the header the way x64dbg's reader (Qt's
+ * QJsonDocument) does and to find its top-level "ver", "arch" and
+ * "compression"; the header itself is carried verbatim.  A repeated key
+ * counts with its last value, as in Qt.
  */
+enum { JSON_OK, JSON_CORRUPT, JSON_NUL, JSON_UTF8 };
+
 struct json_info {
-	const char *arch;	/* the arch string's content, or NULL */
-	size_t archlen;
+	const char *base;	/* the JSON text */
+	int status;		/* JSON_OK or what is wrong */
+	size_t errpos;		/* where, for JSON_NUL and JSON_UTF8 */
+	const char *archv;	/* the arch value as written, or NULL */
+	size_t archvlen;
+	char arch[8];		/* the arch string unescaped, if short ASCII */
+	size_t archlen;		/* its length, or SIZE_MAX when not */
 	int has_ver;
-	int ver_one;		/* ver is the number 1 */
+	int ver_one;		/* ver is a number whose integer value is 1 */
+	int has_compression;
+	int compression_set;	/* compression is not the empty string */
 };
 
 static const char *
@@ -232,27 +245,113 @@ json_ws(const char *p, const char *e)
 	return p;
 }
 
+/* Length of the UTF-8 sequence at p, or 0 when it is not valid. */
+static size_t
+utf8_len(const unsigned char *p, const unsigned char *e)
+{
+	uint32_t c;
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07u;
+	else
+		return 0;
+	if ((size_t)(e - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
 /* p at '"'; returns the end after the closing quote, or NULL. */
 static const char *
-json_string(const char *p, const char *e)
+json_string(const char *p, const char *e, struct json_info *ji)
 {
-	for (p++; p < e; p++) {
+	for (p++; p < e;) {
+		size_t n;
 		if (*p == '"')
 			return p + 1;
-		if (*p == '\\' && ++p == e)
-			break;
+		if (*p == '\\') {
+			p += 2;
+			continue;
+		}
+		if ((n = utf8_len((const unsigned char *)p,
+		    (const unsigned char *)e)) == 0) {
+			ji->status = JSON_UTF8;
+			ji->errpos = (size_t)(p - ji->base);
+			return NULL;
+		}
+		p += n;
 	}
 	return NULL;
 }
 
 static const char *
-json_value(const char *p, const char *e, int depth)
+json_lit(const char *p, const char *e, const char *lit, size_t n)
+{
+	return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
+}
+
+static const char *
+json_digits(const char *p, const char *e)
+{
+	const char *s = p;
+
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	return p > s ? p : NULL;
+}
+
+/* number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ e [+-] 1*DIGIT ] */
+static const char *
+json_number(const char *p, const char *e)
+{
+	if (p < e && *p == '-')
+		p++;
+	if (p < e && *p == '0')
+		p++;
+	else if ((p = json_digits(p, e)) == NULL)
+		return NULL;
+	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
+		return NULL;
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if ((p = json_digits(p, e)) == NULL)
+			return NULL;
+	}
+	return p;
+}
+
+static const char *
+json_value(const char *p, const char *e, int depth, struct json_info *ji)
 {
 	if (p >= e || depth > 64)
 		return NULL;
-	if (*p == '"')
-		return json_string(p, e);
-	if (*p == '{' || *p == '[') {
+	switch (*p) {
+	case '"':
+		return json_string(p, e, ji);
+	case 't':
+		return json_lit(p, e, "true", 4);
+	case 'f':
+		return json_lit(p, e, "false", 5);
+	case 'n':
+		return json_lit(p, e, "null", 4);
+	case '{':
+	case '[': {
 		char close = *p == '{' ? '}' : ']';
 		int obj = *p == '{';
 		p = json_ws(p + 1, e);
@@ -261,14 +360,14 @@ json_value(const char *p, const char *e, int depth)
 		for (;;) {
 			if (obj) {
 				if (p >= e || *p != '"' ||
-				    (p = json_string(p, e)) == NULL)
+				    (p = json_string(p, e, ji)) == NULL)
 					return NULL;
 				p = json_ws(p, e);
 				if (p >= e || *p != ':')
 					return NULL;
 				p = json_ws(p + 1, e);
 			}
-			if ((p = json_value(p, e, depth + 1)) == NULL)
+			if ((p = json_value(p, e, depth + 1, ji)) == NULL)
 				return NULL;
 			p = json_ws(p, e);
 			if (p < e && *p == ',') {
@@ -280,50 +379,101 @@ json_value(const char *p, const char *e, int depth)
 			return NULL;
 		}
 	}
-	if (*p == '\0' || strchr("-0123456789tfn", *p) == NULL)
-		return NULL;
-	while (p < e && *p != '\0' &&
-	    strchr("+-.0123456789eEtruefalsn", *p) != NULL)
-		p++;
-	return p;
+	default:
+		return json_number(p, e);
+	}
 }
 
-static int
+/*
+ * The content of the JSON string [v, ve) unescaped into out, or SIZE_MAX
+ * when it is longer than cap or not ASCII (no arch name then).
+ */
+static size_t
+json_small_string(const char *v, const char *ve, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (v++, ve--; v < ve; v++) {
+		unsigned c = (unsigned char)*v;
+		if (c == '\\' && v + 5 < ve && v[1] == 'u') {
+			int i, h;
+			for (c = 0, i = 2; i < 6; i++) {
+				if ((h = tp_hexval(v[i])) < 0)
+					return SIZE_MAX;
+				c = c << 4 | (unsigned)h;
+			}
+			v += 5;
+		} else if (c == '\\') {
+			switch (c = (unsigned char)*++v) {
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			default: break;	/* Qt takes any other as itself */
+			}
+		}
+		if (c == 0 || c > 0x7f || n == cap)
+			return SIZE_MAX;
+		out[n++] = (char)c;
+	}
+	return n;
+}
+
+static void
 json_scan(const char *s, size_t n, struct json_info *ji)
 {
-	const char *p = json_ws(s, s + n), *e = s + n;
+	const char *b = s, *e = s + n, *p, *end;
 
 	memset(ji, 0, sizeof *ji);
-	if (p >= e || *p != '{' || json_value(p, e, 0) == NULL ||
-	    json_ws(json_value(p, e, 0), e) != e)
-		return -1;
+	ji->base = s;
+	ji->archlen = SIZE_MAX;
+	/* x64dbg's writer measures the JSON with strlen(): no NUL in it. */
+	if ((p = memchr(s, '\0', n)) != NULL) {
+		ji->status = JSON_NUL;
+		ji->errpos = (size_t)(p - s);
+		return;
+	}
+	if (n >= 3 && memcmp(s, "\357\273\277", 3) == 0)
+		b += 3;		/* a byte order mark, which Qt skips */
+	p = json_ws(b, e);
+	if (p >= e || *p != '{' || (end = json_value(p, e, 0, ji)) == NULL ||
+	    json_ws(end, e) != e) {
+		if (ji->status != JSON_UTF8)
+			ji->status = JSON_CORRUPT;
+		return;
+	}
+	/* Valid: walk the top-level members. */
 	p = json_ws(p + 1, e);
 	while (p < e && *p == '"') {
-		const char *k = p + 1, *ke = json_string(p, e), *v, *ve;
+		const char *k = p + 1, *ke = json_string(p, e, ji), *v, *ve;
 		size_t kn = (size_t)(ke - 1 - k);
 		v = json_ws(json_ws(ke, e) + 1, e);
-		ve = json_value(v, e, 1);
-		if (kn == 4 && memcmp(k, "arch", 4) == 0 && *v == '"') {
-			ji->arch = v + 1;
-			ji->archlen = (size_t)(ve - v - 2);
+		ve = json_value(v, e, 1, ji);
+		if (kn == 4 && memcmp(k, "arch", 4) == 0) {
+			ji->archv = v;
+			ji->archvlen = (size_t)(ve - v);
+			ji->archlen = *v == '"' ? json_small_string(v, ve,
+			    ji->arch, sizeof ji->arch) : SIZE_MAX;
 		} else if (kn == 3 && memcmp(k, "ver", 3) == 0) {
 			char num[32];
-			char *end;
 			size_t vn = (size_t)(ve - v);
 			ji->has_ver = 1;
-			if (vn < sizeof num && *v != '"' && *v != '{' &&
-			    *v != '[') {
+			ji->ver_one = 0;
+			if (vn < sizeof num && (*v == '-' ||
+			    (*v >= '0' && *v <= '9'))) {
 				memcpy(num, v, vn);
 				num[vn] = '\0';
-				ji->ver_one = strtod(num, &end) == 1.0 &&
-				    *end == '\0';
+				ji->ver_one = strtod(num, NULL) == 1.0;
 			}
+		} else if (kn == 11 && memcmp(k, "compression", 11) == 0) {
+			ji->has_compression = 1;
+			ji->compression_set = !(ve - v == 2 && *v == '"');
 		}
 		p = json_ws(ve, e);
 		if (p < e && *p == ',')
 			p = json_ws(p + 1, e);
 	}
-	return 0;
 }
 
 /* ---------------------------------------------------------------- decoder */
@@ -363,6 +513,7 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 	b->flags = p[3];
 	b->oplen = p[3] & TRAC_FLAG_OPLEN;
 	b->fault = F_NONE;
+	b->tid = 0;
 	if (b->nreg > a->nslots) {
 		b->fault = F_NREG, b->bad = b->nreg;
 		return BLK_BAD;
@@ -420,36 +571,57 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 }
 
 /*
- * How many blocks from p on parse cleanly (up to depth), reading no
- * hidden thread ids.  Ending exactly at the end of the buffered bytes
- * counts as clean to the end; a block running past them counts no more.
+ * How far the blocks from p on parse cleanly: 2 points per block, up to
+ * 2 * depth, which is also the score of ending exactly at the end of the
+ * bytes.  A block running past them ends the count, except at the end of
+ * the input (eof), where the input may be cut: 2 * depth - 1 then, for a
+ * plausible block (one that ends exactly is more likely still).  A block
+ * after one with flag 0x80 (flagged: the first) that fails is tried with
+ * a hidden thread id, so that the next bug site does not end the count.
  */
 static int
 chain_score(const struct trac_arch *a, const unsigned char *p, size_t avail,
-    int depth)
+    int depth, int eof, int flagged)
 {
 	struct blk b;
 	int k;
 
 	for (k = 0; k < depth; k++) {
+		int rc;
 		if (avail == 0)
-			return depth;
+			return 2 * depth;
 		if (p[0] >= 0x80) {
 			size_t n;
 			if (avail < 5)
-				return k;
+				return eof ? 2 * depth - 1 : 2 * k;
 			n = 5 + (size_t)rd32(p + 1);
 			if (avail < n)
-				return k;
+				return eof && n - 5 <= TRAC_USER_CHUNK ?
+				    2 * depth - 1 : 2 * k;
 			p += n, avail -= n;
 			continue;
 		}
-		if (p[0] != 0 || parse_insn(a, p, avail, 0, &b) != BLK_OK)
-			return k;
+		if (p[0] != 0)
+			return 2 * k;
+		rc = parse_insn(a, p, avail, 0, &b);
+		if (rc == BLK_BAD && flagged && !(p[3] & TRAC_FLAG_TID))
+			rc = parse_insn(a, p, avail, 1, &b);
+		if (rc != BLK_OK)
+			return rc == BLK_SHORT && eof ? 2 * depth - 1 : 2 * k;
+		flagged = (b.flags & TRAC_FLAG_TID) != 0;
 		p += b.len, avail -= b.len;
 	}
-	return depth;
+	return 2 * depth;
 }
+
+/*
+ * The thread-id bug of x64dbg before PR #3920: after a block with flag
+ * 0x80 (the buggy writer sets it when the thread changes after that
+ * block, and on full dumps) the next block may hold a thread id with the
+ * flag clear.  Both readings of such a block are tried on this many
+ * blocks: the one that parses further wins.
+ */
+#define TID_LOOKAHEAD 8
 
 struct dec {
 	const struct trac_arch *a;
@@ -461,11 +633,35 @@ struct dec {
 	uint64_t cip;
 	uint32_t tid;
 	int have_tid;
-	int need_tid;		/* repair: the next block surely has a tid */
-	int maybe_tid;		/* repair: it may have one */
-	uint64_t marker;	/* last block that looks like a switch marker */
-	int prev_full;		/* the previous instruction block was a dump */
+	int prev_flag;		/* the last instruction block had flag 0x80 */
+	int prev_marker;	/* ... without being a dump or a thread change */
+	uint64_t suspect;	/* a block that reads better with a hidden tid */
+	uint64_t suspect_off;
+	unsigned char *ubuf;	/* a user block's payload, when large */
+	struct tp_err inerr;	/* a gzip error, reported after the blocks */
+	int in_failed;		/* before it */
 };
+
+/*
+ * tp_in_fill, except that corrupt or truncated gzip input ends the bytes
+ * like an end of file: the blocks inflated before it are decoded first.
+ */
+static long
+dec_fill(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
+{
+	long avail;
+
+	if (d->in_failed)
+		return (long)(in->len - in->pos);
+	avail = tp_in_fill(in, n);
+	if (avail < 0 && err->status == TP_EXIT_DATA && in->gz) {
+		d->inerr = *err;
+		d->in_failed = 1;
+		tp_err_clear(err);
+		return (long)(in->len - in->pos);
+	}
+	return avail;
+}
 
 static void
 emit_insn(struct dec *d, const struct blk *b)
@@ -560,25 +756,8 @@ emit_insn(struct dec *d, const struct blk *b)
 		tp_out_commit(d->out, p);
 	}
 
-	/* The state the next block is read against. */
-	if (d->opts->repair_tid) {
-		d->need_tid = d->maybe_tid = 0;
-		if (b->tid_in == 1) {
-			/*
-			 * The buggy writer sets the flag on the last block of
-			 * a thread (same tid as before) and then writes the
-			 * next block's tid without the flag.  After a full dump
-			 * or a real switch a hidden tid may follow too.
-			 */
-			if (!full && d->have_tid && tid == d->tid)
-				d->need_tid = 1;
-			else
-				d->maybe_tid = 1;
-		}
-	}
 	d->tid = tid;
 	d->have_tid = 1;
-	d->prev_full = full;
 	d->seq++;
 	d->st->insns++;
 	d->st->accesses += b->nmem;
@@ -587,29 +766,53 @@ emit_insn(struct dec *d, const struct blk *b)
 		d->st->repaired_tids++;
 }
 
-static const char bug_hint[] = " (thread id written without flag 0x80? "
-    "x64dbg writer bug before PR #3920; try --repair-tid)";
+/* The fault is near a block that reads better with a hidden thread id. */
+static int
+near_suspect(const struct dec *d)
+{
+	return d->suspect != TP_NONE &&
+	    d->st->blocks - d->suspect <= TID_LOOKAHEAD;
+}
+
+/* A data error at the current block, naming the writer bug if it fits. */
+static int
+block_fail(struct dec *d, struct tp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int
-block_fault(struct dec *d, struct tp_err *err, const struct blk *b,
-    int hint)
+block_fail(struct dec *d, struct tp_err *err, const char *fmt, ...)
 {
-	const char *h = hint && !d->opts->repair_tid ? bug_hint : "";
+	va_list ap;
+	size_t n;
 
+	va_start(ap, fmt);
+	tp_failv(err, TP_EXIT_DATA, fmt, ap);
+	va_end(ap);
+	n = strlen(err->msg);
+	if (near_suspect(d) && n < sizeof err->msg)
+		snprintf(err->msg + n, sizeof err->msg - n, " (thread-id bug "
+		    "of x64dbg before PR #3920: block %llu at offset 0x%llx "
+		    "holds a thread id without flag 0x80; try --repair-tid)",
+		    (unsigned long long)d->suspect,
+		    (unsigned long long)d->suspect_off);
+	return -1;
+}
+
+static int
+block_fault(struct dec *d, struct tp_err *err, const struct blk *b)
+{
 	switch (b->fault) {
 	case F_NREG:
-		return tp_fail(err, TP_EXIT_DATA, "%u register changes, more "
-		    "than the %u slots of %s%s", b->bad, d->a->nslots,
-		    d->a->name, h);
+		return block_fail(d, err, "%u register changes, more than the "
+		    "%u slots of %s", b->bad, d->a->nslots, d->a->name);
 	case F_NMEM:
-		return tp_fail(err, TP_EXIT_DATA, "%u memory accesses, more "
-		    "than %d%s", b->bad, TRAC_MAX_ACCESSES, h);
+		return block_fail(d, err, "%u memory accesses, more than %d",
+		    b->bad, TRAC_MAX_ACCESSES);
 	case F_OPLEN:
-		return tp_fail(err, TP_EXIT_DATA, "opcode length 0 (1 to 15 "
-		    "expected)%s", h);
+		return block_fail(d, err, "opcode length 0 (1 to 15 expected)");
 	default:
-		return tp_fail(err, TP_EXIT_DATA, "register position %u out "
-		    "of range (max %u)%s", b->bad, d->a->nslots - 1, h);
+		return block_fail(d, err, "register position %u out of range "
+		    "(max %u)", b->bad, d->a->nslots - 1);
 	}
 }
 
@@ -636,6 +839,7 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 		return tp_fail(err, TP_EXIT_DATA, "truncated header: needs 8 "
 		    "bytes, only %ld left", avail);
 	len = rd32(p + 4);
+	err->offset = 4;
 	if (len > 0x7fffffffu)
 		return tp_fail(err, TP_EXIT_DATA, "JSON header length 0x%lx is "
 		    "negative for x64dbg", (unsigned long)len);
@@ -657,27 +861,37 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 		return tp_fail(err, TP_EXIT_DATA, "truncated JSON header: needs "
 		    "%lu bytes, only %ld left", (unsigned long)len, got);
 	}
-	if (json_scan(json, len, &ji) < 0) {
+	json_scan(json, len, &ji);
+	if (ji.status != JSON_OK) {
 		free(json);
-		return tp_fail(err, TP_EXIT_DATA, "JSON header is corrupted");
+		if (ji.status == JSON_CORRUPT)
+			return tp_fail(err, TP_EXIT_DATA, "JSON header is "
+			    "corrupted");
+		err->offset = 8 + ji.errpos;
+		return tp_fail(err, TP_EXIT_DATA, "JSON header: %s",
+		    ji.status == JSON_NUL ? "a NUL byte (x64dbg writes none)" :
+		    "not UTF-8 in a string");
 	}
 	if (!ji.has_ver || !ji.ver_one) {
 		free(json);
 		return tp_fail(err, TP_EXIT_DATA, "JSON header: version not "
 		    "supported (\"ver\" must be the number 1)");
 	}
-	if (ji.arch == NULL) {
+	if (ji.archv == NULL || !ji.has_compression) {
 		free(json);
-		return tp_fail(err, TP_EXIT_DATA, "JSON header has no \"arch\" "
-		    "string");
+		return tp_fail(err, TP_EXIT_DATA, "JSON header has no \"%s\" "
+		    "key (x64dbg needs it)", ji.archv != NULL ? "compression" :
+		    "arch");
 	}
-	if ((st->arch = trac_arch_find(ji.arch, ji.archlen)) == NULL) {
-		tp_fail(err, TP_EXIT_DATA, "JSON header: unsupported arch "
-		    "\"%.*s\" (x64 or x86 expected)",
-		    ji.archlen > 20 ? 20 : (int)ji.archlen, ji.arch);
+	if (ji.archlen == SIZE_MAX ||
+	    (st->arch = trac_arch_find(ji.arch, ji.archlen)) == NULL) {
+		tp_fail(err, TP_EXIT_DATA, "JSON header: unsupported arch %.*s "
+		    "(\"x64\" or \"x86\" expected)",
+		    ji.archvlen > 24 ? 24 : (int)ji.archvlen, ji.archv);
 		free(json);
 		return -1;
 	}
+	st->compression_set = ji.compression_set;
 	tw_begin(out, "trac-header");
 	tw_str(out, "arch", st->arch->name, 3);
 	tw_qstr(out, "json", json, len);
@@ -687,55 +901,170 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 	return 0;
 }
 
-/* A user block 0x80-0xff at the current position: u32 length, payload. */
+/*
+ * n payload bytes of a user block, whole, at *pp: in the input buffer when
+ * they fit, else copied into d->ubuf.  Returns how many there are (fewer
+ * than n only at the end of the input), or -1.
+ */
+static long
+user_bytes(struct dec *d, struct tp_in *in, struct tp_err *err, size_t n,
+    const unsigned char **pp)
+{
+	size_t got = 0;
+	long avail;
+
+	if (n <= TP_IN_BLOCK) {
+		if ((avail = dec_fill(d, in, n, err)) < 0)
+			return -1;
+		*pp = in->buf + in->pos;
+		return (size_t)avail < n ? avail : (long)n;
+	}
+	if (d->ubuf == NULL && (d->ubuf = malloc(TRAC_USER_CHUNK)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	while (got < n) {
+		size_t k = n - got < TP_IN_BLOCK ? n - got : TP_IN_BLOCK;
+		if ((avail = dec_fill(d, in, k, err)) < 0)
+			return -1;
+		if (avail == 0)
+			break;
+		if ((size_t)avail < k)
+			k = (size_t)avail;
+		memcpy(d->ubuf + got, in->buf + in->pos, k);
+		in->pos += k;
+		got += k;
+	}
+	*pp = d->ubuf;
+	return (long)got;
+}
+
+/*
+ * A user block 0x80-0xff at the current position: u32 length, payload.
+ * Nothing of a record is written before its bytes are all there: a
+ * payload up to TRAC_USER_CHUNK is one trac-user record; a longer one is
+ * written in pieces of that size, trac-user with size= and then
+ * trac-user-data records.  *cut: 1 when the block is cut before its
+ * first record, 2 when after (records of it were written).
+ */
 static int
 decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
     int *cut)
 {
 	const unsigned char *p = in->buf + in->pos;
-	uint32_t len;
 	unsigned type = p[0];
+	uint32_t len, left;
+	size_t k;
+	long got;
 
 	if (avail < 5) {
 		*cut = 1;
-		return tp_fail(err, TP_EXIT_DATA, "truncated user block: needs "
-		    "5 bytes, only %ld left", avail);
+		return block_fail(d, err, "truncated user block: needs 5 bytes, "
+		    "only %ld left", avail);
 	}
 	len = rd32(p + 1);
-	/* Make small blocks whole first, so that a cut one prints nothing. */
-	if (len <= TP_IN_BLOCK - 5 && (size_t)avail < 5 + (size_t)len) {
-		if ((avail = tp_in_fill(in, 5 + (size_t)len)) < 0)
+	k = len < TRAC_USER_CHUNK ? len : TRAC_USER_CHUNK;
+	if (5 + k <= TP_IN_BLOCK) {
+		if ((got = user_bytes(d, in, err, 5 + k, &p)) < 0)
 			return -1;
-		if ((size_t)avail < 5 + (size_t)len) {
-			*cut = 1;
-			return tp_fail(err, TP_EXIT_DATA, "truncated user block:"
-			    " needs %lu bytes, only %ld left",
-			    5 + (unsigned long)len, avail);
-		}
+		got -= 5;
+		p += 5;
+		if ((size_t)got == k)
+			in->pos += 5 + k;
+	} else {
+		in->pos += 5;
+		if ((got = user_bytes(d, in, err, k, &p)) < 0)
+			return -1;
 	}
-	in->pos += 5;
+	if ((size_t)got < k) {
+		*cut = 1;
+		return block_fail(d, err, "truncated user block: needs %llu "
+		    "bytes, only %llu left", 5 + (unsigned long long)len,
+		    5 + (unsigned long long)got);
+	}
 	tw_begin(d->out, "trac-user");
 	tw_hex(d->out, "type", type);
-	tw_key(d->out, "data");
-	while (len > 0) {
-		size_t k = len < TP_OUT_SLACK / 2 ? len : TP_OUT_SLACK / 2;
-		if ((avail = tp_in_fill(in, k)) < 0)
-			return -1;
-		if (avail == 0) {
-			*cut = 1;
-			return tp_fail(err, TP_EXIT_DATA, "truncated user "
-			    "block: %lu payload bytes missing",
-			    (unsigned long)len);
-		}
-		if ((size_t)avail < k)
-			k = (size_t)avail;
-		tv_bytes(d->out, in->buf + in->pos, k);
-		in->pos += k;
-		len -= (uint32_t)k;
-	}
+	if (len > k)
+		tw_u64(d->out, "size", len);
+	tw_bytes(d->out, "data", p, k);
 	tw_end(d->out);
+	for (left = len - (uint32_t)k; left > 0; left -= (uint32_t)k) {
+		k = left < TRAC_USER_CHUNK ? left : TRAC_USER_CHUNK;
+		if ((got = user_bytes(d, in, err, k, &p)) < 0)
+			return -1;
+		if ((size_t)got < k) {
+			*cut = 2;
+			return block_fail(d, err, "truncated user block: %llu of "
+			    "%lu payload bytes (its first %llu were written)",
+			    (unsigned long long)(len - left) +
+			    (unsigned long long)got, (unsigned long)len,
+			    (unsigned long long)(len - left));
+		}
+		if (k <= TP_IN_BLOCK)
+			in->pos += k;
+		tw_begin(d->out, "trac-user-data");
+		tw_bytes(d->out, "data", p, k);
+		tw_end(d->out);
+	}
 	d->st->user_blocks++;
 	return 0;
+}
+
+/*
+ * Read the instruction block at the current position into b, trying the
+ * hidden thread id of the writer bug where it may be.  Returns BLK_*.
+ */
+static int
+read_insn(struct dec *d, struct tp_in *in, struct tp_err *err, long *avail,
+    struct blk *b)
+{
+	const unsigned char *p = in->buf + in->pos;
+	size_t want = TID_LOOKAHEAD * trac_max_block(d->a);
+	struct blk b2;
+	int rc, rc2, s1, s2, hidden, eof, plausible;
+
+	if (!d->prev_flag || (*avail >= 4 && (p[3] & TRAC_FLAG_TID)))
+		return parse_insn(d->a, p, (size_t)*avail, 0, b);
+	/* Enough bytes to look ahead (rare: after flag 0x80 only). */
+	if (want > TP_IN_BLOCK)
+		want = TP_IN_BLOCK;
+	if ((*avail = dec_fill(d, in, want, err)) < 0)
+		return -1;
+	eof = (size_t)*avail < want;
+	p = in->buf + in->pos;
+	rc = parse_insn(d->a, p, (size_t)*avail, 0, b);
+	rc2 = parse_insn(d->a, p, (size_t)*avail, 1, &b2);
+	s1 = rc == BLK_OK ? 2 + chain_score(d->a, p + b->len,
+	    (size_t)*avail - b->len, TID_LOOKAHEAD, eof,
+	    (b->flags & TRAC_FLAG_TID) != 0) :
+	    rc == BLK_SHORT ? 2 * TID_LOOKAHEAD + 1 : 0;
+	s2 = rc2 == BLK_OK ? 2 + chain_score(d->a, p + b2.len,
+	    (size_t)*avail - b2.len, TID_LOOKAHEAD, eof, 0) :
+	    rc2 == BLK_SHORT ? 2 * TID_LOOKAHEAD + 1 : 0;
+	/*
+	 * The buggy writer hides the id of a new thread, and Windows thread
+	 * ids are multiples of 4: a reading without these is taken only
+	 * where the flags leave no doubt.
+	 */
+	plausible = rc2 != BLK_BAD && b2.tid % 4 == 0 && b2.tid != d->tid;
+	if (d->opts->repair_tid) {
+		/*
+		 * After the last block of a thread (flag 0x80, same thread)
+		 * the buggy writer always hides a thread id: take it unless
+		 * the other reading parses further.  After a dump or a
+		 * thread change it may: take it if it parses further.
+		 */
+		if (d->prev_marker)
+			hidden = rc2 != BLK_BAD && s2 >= s1;
+		else
+			hidden = plausible && s2 > s1;
+		if (hidden) {
+			*b = b2;
+			return rc2;
+		}
+	} else if (plausible && s2 > s1) {
+		d->suspect = d->st->blocks;
+		d->suspect_off = tp_in_offset(in);
+	}
+	return rc;
 }
 
 int
@@ -746,7 +1075,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	struct dec d;
 	struct blk b;
 	size_t maxb;
-	int cut = 0;
+	int cut = 0, rc;
 
 	memset(st, 0, sizeof *st);
 	st->truncated_at = TP_NONE;
@@ -758,22 +1087,21 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	d.opts = opts;
 	d.st = st;
 	d.out = out;
-	d.marker = TP_NONE;
+	d.suspect = TP_NONE;
 	maxb = trac_max_block(d.a);
 	for (;;) {
 		uint64_t off = tp_in_offset(in);
 		const unsigned char *p;
-		long avail = tp_in_fill(in, maxb);
-		int rc, extra;
+		long avail = dec_fill(&d, in, maxb, err);
 
 		if (avail < 0)
-			return -1;
-		if (avail == 0)
-			return 0;
-		p = in->buf + in->pos;
+			goto fail;
 		err->offset = off;
 		err->index = st->blocks;
 		err->unit = "block";
+		if (avail == 0)
+			break;
+		p = in->buf + in->pos;
 		if (p[0] >= 0x80) {
 			if (decode_user(&d, in, err, avail, &cut) < 0)
 				goto fail;
@@ -781,52 +1109,51 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 			continue;
 		}
 		if (p[0] != 0) {
-			int hint = d.marker != TP_NONE &&
-			    st->blocks - d.marker <= 3;
-			return tp_fail(err, TP_EXIT_DATA, "unsupported block "
-			    "type 0x%02x (0 or 0x80-0xff expected)%s", p[0],
-			    hint && !opts->repair_tid ? bug_hint : "");
+			block_fail(&d, err, "unsupported block type 0x%02x (0 or "
+			    "0x80-0xff expected)", p[0]);
+			goto fail;
 		}
-		extra = d.need_tid;
-		rc = parse_insn(d.a, p, (size_t)avail, extra, &b);
-		if (d.maybe_tid && !(p[3] & TRAC_FLAG_TID)) {
-			/* Ambiguous: keep the reading that parses further. */
-			struct blk b2;
-			int rc2 = parse_insn(d.a, p, (size_t)avail, 1, &b2);
-			int s1 = rc == BLK_OK ? 1 + chain_score(d.a, p + b.len,
-			    (size_t)avail - b.len, 4) : 0;
-			int s2 = rc2 == BLK_OK ? 1 + chain_score(d.a,
-			    p + b2.len, (size_t)avail - b2.len, 4) : 0;
-			if (s2 > s1) {
-				b = b2;
-				rc = rc2;
-			}
-		}
+		if ((rc = read_insn(&d, in, err, &avail, &b)) < 0)
+			goto fail;
 		if (rc == BLK_SHORT) {
 			cut = 1;
-			tp_fail(err, TP_EXIT_DATA, "truncated block: needs at "
-			    "least %zu bytes, only %ld left", b.len, avail);
+			block_fail(&d, err, "truncated block: needs at least %zu "
+			    "bytes, only %ld left", b.len, avail);
 			goto fail;
 		}
 		if (rc == BLK_BAD) {
-			struct blk b2;
-			int hint = (d.marker != TP_NONE &&
-			    st->blocks - d.marker <= 3) ||
-			    (d.prev_full && !(p[3] & TRAC_FLAG_TID) &&
-			    parse_insn(d.a, p, (size_t)avail, 1, &b2) == BLK_OK);
-			return block_fault(&d, err, &b, hint);
+			block_fault(&d, err, &b);
+			goto fail;
 		}
 		if (st->insns == 0 && b.nreg != d.a->nslots)
 			st->first_not_full = 1;
-		if (b.tid_in == 1 && b.nreg != d.a->nslots && d.have_tid &&
-		    b.tid == d.tid)
-			d.marker = st->blocks;
+		d.prev_flag = b.tid_in == 1;
+		d.prev_marker = b.tid_in == 1 && b.nreg != d.a->nslots &&
+		    d.have_tid && b.tid == d.tid;
 		emit_insn(&d, &b);
 		in->pos += b.len;
 		st->blocks++;
 	}
+	free(d.ubuf);
+	if (d.in_failed) {
+		/* The blocks before it are out: now the gzip error. */
+		*err = d.inerr;
+		err->index = st->blocks;
+		err->unit = "block";
+		return -1;
+	}
+	return 0;
 fail:
-	if (cut && opts->allow_truncated && err->status == TP_EXIT_DATA) {
+	free(d.ubuf);
+	if (d.in_failed && cut) {
+		/* Cut by the gzip error, not by the recording. */
+		*err = d.inerr;
+		err->index = st->blocks;
+		err->unit = "block";
+		return -1;
+	}
+	if (cut == 1 && opts->allow_truncated && err->status == TP_EXIT_DATA &&
+	    !near_suspect(&d)) {
 		/* A live recording: the cut block is simply not there yet. */
 		st->truncated_at = err->offset;
 		tp_err_clear(err);
@@ -851,6 +1178,9 @@ struct enc {
 	struct tr_rec *rec;
 	unsigned char *buf;	/* JSON and user payloads */
 	size_t bufcap;
+	uint64_t user_left;	/* bytes of a user block still to come */
+	uint64_t user_size;
+	uint64_t user_line;	/* where that block began */
 	int header_done;
 	uint64_t state[TRAC_MAX_SLOTS];
 	uint32_t tid;		/* thread of the last block, as a reader sees it */
@@ -859,6 +1189,8 @@ struct enc {
 	/* The instruction being built; its accesses follow it. */
 	int pending;
 	uint32_t ptid;
+	int have_ptid, have_pseq, have_ppc;	/* fields it has */
+	uint64_t pseq, ppc;
 	int tidmode;
 	unsigned rsvd;
 	unsigned oplen;
@@ -955,9 +1287,6 @@ header_record(struct enc *e)
 	struct json_info ji;
 	size_t n = 0;
 
-	if (e->header_done)
-		return skip(e, "%.*s record after the first block", "trac-header",
-		    11);
 	if (fa != NULL && (a = trac_arch_find(fa->val, fa->vallen)) == NULL)
 		return tr_fail(&e->r, e->rec, fa, "unsupported arch (x64 or x86 "
 		    "expected)");
@@ -967,14 +1296,37 @@ header_record(struct enc *e)
 			return -1;
 		if (n > 0x7fffffff)
 			return tr_fail(&e->r, e->rec, fj, "too long");
-		if (json_scan((char *)e->buf, n, &ji) == 0 && ji.arch != NULL)
-			ja = trac_arch_find(ji.arch, ji.archlen);
-		if (a == NULL && (a = ja) == NULL)
-			return tr_fail(&e->r, e->rec, fj, "no arch x64 or x86 in "
-			    "the JSON header and no arch field");
-		if (ja != NULL && ja != a)
+		/* Write no header that x64dbg and trac2txt would refuse. */
+		json_scan((char *)e->buf, n, &ji);
+		if (ji.status != JSON_OK)
+			return tr_fail(&e->r, e->rec, fj, "%s",
+			    ji.status == JSON_CORRUPT ? "not a JSON object" :
+			    ji.status == JSON_NUL ? "a NUL byte in the JSON" :
+			    "not UTF-8 in a JSON string");
+		if (!ji.has_ver || !ji.ver_one)
+			return tr_fail(&e->r, e->rec, fj, "\"ver\" is not the "
+			    "number 1");
+		if (ji.archv == NULL || !ji.has_compression)
+			return tr_fail(&e->r, e->rec, fj, "no \"%s\" key",
+			    ji.archv == NULL ? "arch" : "compression");
+		if (ji.archlen == SIZE_MAX ||
+		    (ja = trac_arch_find(ji.arch, ji.archlen)) == NULL)
+			return tr_fail(&e->r, e->rec, fj, "the JSON's arch is "
+			    "not \"x64\" or \"x86\"");
+		if (a == NULL)
+			a = ja;
+		if (ja != a)
 			return tr_fail(&e->r, e->rec, fa, "disagrees with the "
 			    "JSON header's arch %s", ja->name);
+	}
+	if (e->header_done) {
+		/* Appended sessions share the file's one header and arch. */
+		if (a != NULL && a != e->a)
+			return tr_fail(&e->r, e->rec, fa != NULL ? fa : fj,
+			    "arch %s after blocks of arch %s: one trace file "
+			    "holds one architecture", a->name, e->a->name);
+		return skip(e, "%.*s record after the first block", "trac-header",
+		    11);
 	}
 	if (a != NULL)
 		e->a = a;
@@ -1094,6 +1446,7 @@ insn_record(struct enc *e)
 
 	flush_insn(e);
 	e->ptid = e->tid;
+	e->have_ptid = e->have_pseq = 0;
 	e->tidmode = TID_DEFAULT;
 	e->rsvd = 0;
 	e->nreg = 0;
@@ -1113,6 +1466,12 @@ insn_record(struct enc *e)
 				return tr_fail(&e->r, rec, f, "thread id does "
 				    "not fit in 32 bits");
 			e->ptid = (uint32_t)v;
+			e->have_ptid = 1;
+			continue;
+		} else if (f->keylen == 3 && memcmp(k, "seq", 3) == 0) {
+			if (field_u64(e, f, &e->pseq) < 0)
+				return -1;
+			e->have_pseq = 1;
 			continue;
 		} else if (f->keylen == 2 && memcmp(k, "pc", 2) == 0) {
 			if (field_ptr(e, f, &pc) < 0)
@@ -1142,7 +1501,7 @@ insn_record(struct enc *e)
 			e->rsvd = (unsigned)v;
 			continue;
 		} else if ((s = trac_slot_find(a, k, f->keylen)) < 0) {
-			continue;	/* seq, and fields of other decoders */
+			continue;	/* fields of other decoders */
 		}
 		if (field_ptr(e, f, &v) < 0)
 			return -1;
@@ -1154,14 +1513,28 @@ insn_record(struct enc *e)
 		e->val[e->nreg++] = v;
 		expect = (unsigned)s + 1;
 	}
-	if (fbytes == NULL || fbytes->vallen == 0)
-		return skip(e, "%.*s record without opcode bytes", "insn", 4);
-	if (fbytes->vallen > 2 * TRAC_MAX_OPCODE)
+	if (fbytes != NULL && fbytes->vallen > 2 * TRAC_MAX_OPCODE)
 		return skip(e, "%.*s record with more than 15 opcode bytes",
 		    "insn", 4);
-	if (tr_bytes(&e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE, &n) < 0)
+	if (fbytes == NULL || fbytes->vallen == 0) {
+		/*
+		 * A decoder that does not keep opcodes: a block needs 1 to 15
+		 * bytes, so it gets a nop, counted (an error with --strict).
+		 */
+		if (e->opts->strict)
+			return tr_fail(&e->r, rec, NULL, "insn record without "
+			    "opcode bytes: an x64dbg trace needs 1 to 15");
+		if (e->st->no_opcode++ == 0)
+			e->st->first_no_opcode_line = rec->lineno;
+		e->op[0] = TRAC_NO_OPCODE;
+		n = 1;
+	} else if (tr_bytes(&e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
+	    &n) < 0) {
 		return -1;
+	}
 	e->oplen = (unsigned)n;
+	e->have_ppc = have_pc;
+	e->ppc = pc;
 	if (!sorted)
 		sort_regs(e);
 	for (i = 0; i < e->nreg; i++)
@@ -1181,36 +1554,79 @@ insn_record(struct enc *e)
 	return 0;
 }
 
+/* A field of an access and of its instruction that must agree. */
+static int
+access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
+{
+	const char *num = what[0] == 'p' ? "0x%llx" : "%llu";
+	char fmt[120], a[24], b[24];
+
+	snprintf(a, sizeof a, num, (unsigned long long)v);
+	snprintf(b, sizeof b, num, (unsigned long long)want);
+	snprintf(fmt, sizeof fmt, "%%.*s with %s=%s after an insn with %s=%s",
+	    what, a, what, b);
+	return skip(e, fmt, e->rec->kind, e->rec->kindlen);
+}
+
+/*
+ * A read or write: one memory access, or ceil(size / pointer size) of
+ * them at consecutive pointer-sized addresses for a larger operand, as
+ * x64dbg records it.  Values are pointer-sized; a larger value is split
+ * little-endian over the accesses.
+ */
 static int
 access_record(struct enc *e, int write)
 {
 	const struct tr_rec *rec = e->rec;
-	uint64_t addr = 0, old = 0, nv = 0, flags = 0;
+	unsigned ps = e->a->ptrsize;
+	uint64_t addr = 0, old = 0, nv = 0, flags = 0, size = ps, v;
+	uint64_t mask = ps == 8 ? UINT64_MAX : 0xffffffffu;
 	int have_addr = 0;
-	unsigned i, m;
+	unsigned i, m, count;
 
 	if (!e->pending)
 		return skip(e, "%.*s without an instruction before it",
 		    rec->kind, rec->kindlen);
-	if (e->nmem == TRAC_MAX_ACCESSES)
-		return skip(e, "%.*s beyond 32 memory accesses of an "
-		    "instruction", rec->kind, rec->kindlen);
 	for (i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
 		switch (f->keylen) {
+		case 2:
+			if (memcmp(f->key, "pc", 2) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_ppc && v != e->ppc)
+					return access_mismatch(e, "pc", v,
+					    e->ppc);
+			}
+			break;
+		case 3:
+			if (memcmp(f->key, "old", 3) == 0) {
+				if (field_u64(e, f, &old) < 0)
+					return -1;
+			} else if (write && memcmp(f->key, "new", 3) == 0) {
+				if (field_u64(e, f, &nv) < 0)
+					return -1;
+			} else if (memcmp(f->key, "tid", 3) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_ptid && v != e->ptid)
+					return access_mismatch(e, "tid", v,
+					    e->ptid);
+			} else if (memcmp(f->key, "seq", 3) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_pseq && v != e->pseq)
+					return access_mismatch(e, "seq", v,
+					    e->pseq);
+			}
+			break;
 		case 4:
 			if (memcmp(f->key, "addr", 4) == 0) {
 				if (field_ptr(e, f, &addr) < 0)
 					return -1;
 				have_addr = 1;
-			}
-			break;
-		case 3:
-			if (memcmp(f->key, "old", 3) == 0) {
-				if (field_ptr(e, f, &old) < 0)
-					return -1;
-			} else if (write && memcmp(f->key, "new", 3) == 0) {
-				if (field_ptr(e, f, &nv) < 0)
+			} else if (memcmp(f->key, "size", 4) == 0) {
+				if (field_u64(e, f, &size) < 0)
 					return -1;
 			}
 			break;
@@ -1227,12 +1643,36 @@ access_record(struct enc *e, int write)
 	}
 	if (!have_addr)
 		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
-	m = e->nmem++;
-	e->mflag[m] = (unsigned char)((flags & ~(uint64_t)TRAC_MEM_UNCHANGED) |
-	    (write ? 0 : TRAC_MEM_UNCHANGED));
-	e->addr[m] = addr;
-	e->old[m] = old;
-	e->new_[m] = nv;
+	if (size == 0)
+		return skip(e, "%.*s of size 0", rec->kind, rec->kindlen);
+	count = size <= ps ? 1 : size > (uint64_t)TRAC_MAX_ACCESSES * ps ?
+	    TRAC_MAX_ACCESSES + 1 : (unsigned)((size + ps - 1) / ps);
+	if (e->nmem + count > TRAC_MAX_ACCESSES)
+		return skip(e, "%.*s beyond 32 memory accesses of an "
+		    "instruction", rec->kind, rec->kindlen);
+	if (count == 1 && ((old | nv) & ~mask) != 0) {
+		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
+		    "old" : "new");
+		return tr_fail(&e->r, rec, f, "does not fit in 32 bits (arch "
+		    "x86)");
+	}
+	for (i = 0; i < count; i++) {
+		/* Of a split write, a part that kept its value is unchanged. */
+		int same = !write || (count > 1 && (old & mask) == (nv & mask));
+		m = e->nmem++;
+		e->mflag[m] = (unsigned char)((flags &
+		    ~(uint64_t)TRAC_MEM_UNCHANGED) |
+		    (same ? TRAC_MEM_UNCHANGED : 0));
+		e->addr[m] = (addr + (uint64_t)i * ps) & mask;
+		e->old[m] = old & mask;
+		e->new_[m] = nv & mask;
+		if (ps == 4) {
+			old >>= 32;
+			nv >>= 32;
+		} else {
+			old = nv = 0;
+		}
+	}
 	return 0;
 }
 
@@ -1241,8 +1681,9 @@ user_record(struct enc *e)
 {
 	const struct tr_field *ft = tr_find(e->rec, "type");
 	const struct tr_field *fd = tr_find(e->rec, "data");
+	const struct tr_field *fs = tr_find(e->rec, "size");
 	unsigned char h[5];
-	uint64_t type;
+	uint64_t type, size;
 	size_t n = 0;
 
 	if (ft == NULL)
@@ -1255,14 +1696,65 @@ user_record(struct enc *e)
 	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
 	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
 		return -1;
+	size = n;
+	if (fs != NULL) {
+		if (field_u64(e, fs, &size) < 0)
+			return -1;
+		if (size > 0xffffffffu)
+			return tr_fail(&e->r, e->rec, fs, "more than a 32-bit "
+			    "length");
+		if (size < n)
+			return tr_fail(&e->r, e->rec, fs, "less than the %zu "
+			    "bytes of data", n);
+	}
 	flush_insn(e);
 	h[0] = (unsigned char)type;
-	wr32(h + 1, (uint32_t)n);
+	wr32(h + 1, (uint32_t)size);
 	tp_out_write(e->out, h, 5);
 	if (n > 0)
 		tp_out_write(e->out, e->buf, n);
+	/* The rest follows in trac-user-data records. */
+	e->user_left = size - n;
+	e->user_size = size;
+	e->user_line = e->rec->lineno;
 	e->st->user_blocks++;
 	return 0;
+}
+
+static int
+user_data_record(struct enc *e)
+{
+	const struct tr_field *fd = tr_find(e->rec, "data");
+	size_t n = 0;
+
+	if (e->user_left == 0)
+		return tr_fail(&e->r, e->rec, NULL, "trac-user-data without a "
+		    "trac-user whose size= it completes");
+	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
+	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+		return -1;
+	if (n > e->user_left)
+		return tr_fail(&e->r, e->rec, fd, "%zu bytes, more than the "
+		    "%llu the user block of line %llu still needs", n,
+		    (unsigned long long)e->user_left,
+		    (unsigned long long)e->user_line);
+	tp_out_write(e->out, e->buf, n);
+	e->user_left -= n;
+	return 0;
+}
+
+/* A user block whose size= is not reached: an error at line lineno. */
+static int
+user_incomplete(struct enc *e, uint64_t lineno)
+{
+	e->r.err->line = lineno;
+	e->r.err->col = 0;
+	e->r.err->offset = TP_NONE;
+	return tp_fail(e->r.err, TP_EXIT_DATA, "the user block of line %llu "
+	    "(size=%llu) lacks %llu bytes: trac-user-data records expected",
+	    (unsigned long long)e->user_line,
+	    (unsigned long long)e->user_size,
+	    (unsigned long long)e->user_left);
 }
 
 static int
@@ -1274,6 +1766,13 @@ encode_records(struct enc *e)
 	while ((rc = tr_next(&e->r, rec)) > 0) {
 		const char *k = rec->kind;
 		e->st->records++;
+		if (rec->kindlen == 14 && memcmp(k, "trac-user-data", 14) == 0) {
+			if (user_data_record(e) < 0)
+				return -1;
+			continue;
+		}
+		if (e->user_left > 0)
+			return user_incomplete(e, rec->lineno);
 		if (rec->kindlen == 11 && memcmp(k, "trac-header", 11) == 0) {
 			if (header_record(e) < 0)
 				return -1;
@@ -1296,6 +1795,8 @@ encode_records(struct enc *e)
 	}
 	if (rc < 0)
 		return -1;
+	if (e->user_left > 0)
+		return user_incomplete(e, e->r.lineno);
 	if (!e->header_done)
 		default_header(e);
 	flush_insn(e);

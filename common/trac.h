@@ -25,6 +25,7 @@
 #define TRAC_MAX_SLOTS 216	/* x86; x64 has 172 */
 #define TRAC_MAX_ACCESSES 32	/* x64dbg's MAX_MEMORY_OPERANDS */
 #define TRAC_MAX_OPCODE 15
+#define TRAC_NO_OPCODE 0x90	/* nop, for an insn without bytes= */
 #define TRAC_FLAG_TID 0x80
 #define TRAC_FLAG_RSVD 0x70
 #define TRAC_FLAG_OPLEN 0x0f
@@ -32,6 +33,12 @@
 #define TRAC_HEADER_WARN 16384	/* x64dbg refuses longer JSON headers */
 #define TRAC_HEADER_MAX (16 * 1024 * 1024)
 #define TRAC_FULL_DUMP_EVERY 512	/* x64dbg's full-dump period */
+/*
+ * User block payloads up to this size are one trac-user record; longer
+ * ones are written in pieces of this size (trac-user-data records), so
+ * that neither side holds a whole block in memory.
+ */
+#define TRAC_USER_CHUNK (1024 * 1024)
 
 struct trac_arch {
 	const char *name;	/* "x64", "x86" */
@@ -77,6 +84,7 @@ struct trac_dec_stats {
 	uint64_t repaired_tids;	/* blocks read with tidstored=noflag */
 	uint64_t truncated_at;	/* offset of a cut last block, or TP_NONE */
 	int first_not_full;	/* the first instruction block is no full dump */
+	int compression_set;	/* the JSON's "compression" is not "" */
 };
 
 /*
@@ -101,6 +109,8 @@ struct trac_enc_stats {
 	uint64_t accesses;
 	uint64_t user_blocks;
 	uint64_t skipped;	/* records that trac cannot express */
+	uint64_t no_opcode;	/* insn records given TRAC_NO_OPCODE */
+	uint64_t first_no_opcode_line;
 	uint64_t first_skip_line;
 	char first_skip[120];	/* why the first one was skipped */
 	int dump_added;		/* the first block was made a full dump */

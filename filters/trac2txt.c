@@ -40,6 +40,9 @@ report(const struct trac_dec_stats *st)
 	if (st->header_len > TRAC_HEADER_WARN)
 		tp_warn("JSON header of %llu bytes: x64dbg refuses more than %d",
 		    (unsigned long long)st->header_len, TRAC_HEADER_WARN);
+	if (st->compression_set)
+		tp_warn("the JSON header names a compression: x64dbg has none "
+		    "and reads the blocks as they are, as this program does");
 	if (st->first_not_full)
 		tp_warn("the first instruction block is not a full register "
 		    "dump: x64dbg cannot show it");

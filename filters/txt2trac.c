@@ -77,6 +77,11 @@ main(int argc, char **argv)
 		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
 		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
 		    (unsigned long long)st.first_skip_line, st.first_skip);
+	if (st.no_opcode > 0)
+		tp_warn("%llu insn records without opcode bytes were given the "
+		    "one-byte opcode %02x (nop) (first: line %llu)",
+		    (unsigned long long)st.no_opcode, TRAC_NO_OPCODE,
+		    (unsigned long long)st.first_no_opcode_line);
 	if (st.dump_added)
 		tp_note("the stream did not start with a full register dump: "
 		    "the first instruction was written as one");

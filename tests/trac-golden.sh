@@ -15,7 +15,7 @@ for n in example37 x86 tidbug; do unhex $n; done
 # was not stored although txt2trac would store it; then a block with the
 # packed segment slot 18, padding garbage in slot 157 and lastError in the
 # upper half of slot 171, with thread 0x99 = 153.
-is "$(wc -c < example37.bin | tr -d ' ')" 116 "example37: 30 header + 50 + 36 bytes"
+is "$(wc -c < example37.bin | tr -d ' ')" 133 "example37: 47 header + 50 + 36 bytes"
 trac2txt example37.bin > out.txt 2> err.txt
 ok $? "example37 decodes"
 same_file out.txt "$D/example37.txt" "example37: worked example of section 3.7"
@@ -39,11 +39,12 @@ ok $? "x86: stdin gives the same text as a file operand"
 
 # tidbug: block 2 holds thread id 32 without flag 0x80 (x64dbg before PR
 # #3920).  Read as the format says, its 4 tid bytes become opcode and
-# positions and the reader loses sync at block 3 (offset 0x482 = 30 + 1089
-# + 19 + 16): "00 20 40 00" is read as 32 registers and 64 accesses.
+# positions and the reader loses sync at block 3 (offset 0x493 = 47 + 1089
+# + 19 + 16): "00 20 40 00" is read as 32 registers and 64 accesses.  The
+# diagnostic names block 2, which reads cleanly with a hidden thread id.
 trac2txt tidbug.bin > out.txt 2> err.txt
 is $? 1 "tidbug: exit 1 without --repair-tid"
-is "$(cat err.txt)" "trac2txt: tidbug.bin: offset 0x482, block 3: 64 memory accesses, more than 32 (thread id written without flag 0x80? x64dbg writer bug before PR #3920; try --repair-tid)" \
+is "$(cat err.txt)" "trac2txt: tidbug.bin: offset 0x493, block 3: 64 memory accesses, more than 32 (thread-id bug of x64dbg before PR #3920: block 2 at offset 0x483 holds a thread id without flag 0x80; try --repair-tid)" \
     "tidbug: the writer bug is named"
 is "$(wc -l < out.txt | tr -d ' ')" 4 "tidbug: header and the blocks before the fault are printed"
 trac2txt --repair-tid tidbug.bin > out.txt 2> err.txt
