@@ -14,7 +14,7 @@
  * - padding slots hold stack garbage; 0 to 32 memory accesses, read
  *   (unchanged, flag bit 0) or written, full pointer-sized values;
  * - --user-blocks adds blocks 0x80-0xff (u32 length, payload) as plugins
- *   do; --quirks adds what no x64dbg writes but a file may hold (reserved
+ *   do, --big-user N one of N bytes after the first block; --quirks adds what no x64dbg writes but a file may hold (reserved
  *   flag bits, memory flag bits, thread ids stored without need).
  *
  * Deterministic for a seed.
@@ -134,8 +134,8 @@ static void
 usage(void)
 {
 	fputs("usage: gen-trac [--arch x64|x86] [--blocks N] [--seed S] "
-	    "[--threads T] [--sessions K] [--user-blocks] [--tid-bug] "
-	    "[--quirks] [--size-mb M]\n", stderr);
+	    "[--threads T] [--sessions K] [--user-blocks] [--big-user N] "
+	    "[--tid-bug] [--quirks] [--size-mb M]\n", stderr);
 	exit(2);
 }
 
@@ -157,7 +157,7 @@ int
 main(int argc, char **argv)
 {
 	const struct arch *a = &x64;
-	unsigned long long blocks = 100, seed = 1, size_mb = 0;
+	unsigned long long blocks = 100, seed = 1, size_mb = 0, big_user = 0;
 	unsigned threads = 1, sessions = 1, user = 0, tidbug = 0, quirks = 0;
 	uint64_t state[MAX_SLOTS], tids[16], hash;
 	unsigned char changed[MAX_SLOTS], prevchanged[MAX_SLOTS];
@@ -190,6 +190,8 @@ main(int argc, char **argv)
 			sessions = (unsigned)num(argc, argv, &k);
 		else if (strcmp(o, "--size-mb") == 0)
 			size_mb = num(argc, argv, &k);
+		else if (strcmp(o, "--big-user") == 0)
+			big_user = num(argc, argv, &k);
 		else if (strcmp(o, "--user-blocks") == 0)
 			user = 1;
 		else if (strcmp(o, "--tid-bug") == 0)
@@ -242,6 +244,18 @@ main(int argc, char **argv)
 			count = 0;
 			need = 0;
 			cur = below(threads);
+		}
+		if (n == 1 && big_user > 0) {
+			unsigned long long u;
+			put8(0x80 + below(128));
+			put32((uint32_t)big_user);
+			flush_block();
+			for (u = 0; u < big_user; u++) {
+				put8((unsigned)(rnd() & 0xff));
+				if (olen == sizeof obuf)
+					flush_block();
+			}
+			flush_block();
 		}
 		if (user && chance(4)) {
 			unsigned ulen = below(6) == 0 ? 0 : below(300);

@@ -7,7 +7,7 @@ D=$srcdir/tests/data/trac
 
 # The .hex files carry '#' comments; xxd -r -p reads the hex pairs.
 unhex() { sed 's/#.*//' "$D/$1.hex" | xxd -r -p > "$1.bin"; }
-for n in example37 x86 tidbug; do unhex $n; done
+for n in example37 x86 tidbug tidbug-dump; do unhex $n; done
 
 # example37: the 50-byte block of the reference's section 3.7 (mov [rax],
 # rcx: rax at position 0, rip at 0+1+15 = 16, one changed access with old
@@ -54,6 +54,22 @@ txt2trac "$D/tidbug.txt" > back.bin
 same_file back.bin tidbug.bin "tidbug: txt2trac writes the bug back byte for byte"
 trac2txt -v -r tidbug.bin 2>&1 >/dev/null | grep -q "1 thread ids written without flag 0x80 were repaired"
 ok $? "tidbug: -v counts the repaired thread ids"
+
+# tidbug-dump: the thread changes right after a full dump, which has flag
+# 0x80 anyway; block 1 at 0x644 (47 + 1557) holds thread id 36 without the
+# flag.  Read as the format says, "24 00" becomes its opcode, rax and rcx
+# take 16 bytes from the opcode on, and block 2 starts at 0x65c (0x644 +
+# 24) inside rip, on a byte 01: an unknown block type.
+trac2txt tidbug-dump.bin > out.txt 2> err.txt
+is "$? $(cat err.txt)" "1 trac2txt: tidbug-dump.bin: offset 0x65c, block 2: unsupported block type 0x01 (0 or 0x80-0xff expected) (thread-id bug of x64dbg before PR #3920: block 1 at offset 0x644 holds a thread id without flag 0x80; try --repair-tid)" \
+    "tidbug-dump: the bug after a full dump is named, with the block that holds it"
+is "$(sed -n 3p out.txt)" "insn seq=1 tid=16 pc=0x140001000 bytes=2400 rax=0x70e01c88b rcx=0x4000200000000000" \
+    "tidbug-dump: block 1 as the format reads it (00 02 00 02, 24 00, 00 00, ...)"
+trac2txt --repair-tid tidbug-dump.bin > out.txt 2> err.txt
+is "$? $(cat err.txt)" "0 " "tidbug-dump: --repair-tid decodes"
+same_file out.txt "$D/tidbug-dump.txt" "tidbug-dump: block 1 read with thread 36, tidstored=noflag"
+txt2trac "$D/tidbug-dump.txt" | cmp -s - tidbug-dump.bin
+ok $? "tidbug-dump: txt2trac writes the bug back byte for byte"
 
 # gzip input decodes the same.
 gzip -c x86.bin > x86.bin.gz

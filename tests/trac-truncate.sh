@@ -65,4 +65,55 @@ head -c 1223 x86.trace | trac2txt --allow-truncated -v 2>&1 >/dev/null |
 ok $? "--allow-truncated -v says where the trace was cut"
 head -c 50 x86.trace | trac2txt --allow-truncated > /dev/null 2>&1
 is $? 1 "--allow-truncated still needs the whole header"
+# gzip input cut short or damaged is an error (also with --allow-truncated)
+# after the records of every block inflated before the fault.
+gen-trac --threads 3 --user-blocks --blocks 400 --seed 5 > g.trace
+trac2txt g.trace > full.txt
+gzip -9 -c g.trace > g.gz
+size=$(wc -c < g.gz | tr -d ' ')
+head -c $((size - 4)) g.gz > cut.gz
+trac2txt cut.gz > out.txt 2> err.txt
+like "$? $(cat err.txt)" "1 trac2txt: cut.gz: offset 0x*, block 4??: truncated gzip stream (unexpected end of file)" \
+    "gzip without its last 4 bytes: exit 1, offset and block named"
+same_file out.txt full.txt "gzip without its trailer: every block is printed before the error"
+trac2txt --allow-truncated cut.gz > /dev/null 2> err.txt
+like "$? $(cat err.txt)" "1 *truncated gzip stream*" "--allow-truncated does not accept a cut gzip stream"
+head -c $((size / 2)) g.gz > cut.gz
+trac2txt cut.gz > out.txt 2> err.txt
+like "$? $(cat err.txt)" "1 trac2txt: cut.gz: offset 0x*, block *: truncated gzip stream (unexpected end of file)" \
+    "gzip cut in the middle: exit 1"
+n=$(wc -c < out.txt | tr -d ' ')
+cmp -s -n "$n" out.txt full.txt && [ "$(tail -c 1 out.txt | od -An -c | tr -d ' ')" = '\n' ] &&
+    [ "$(wc -l < out.txt)" -gt 100 ]
+ok $? "gzip cut in the middle: whole records, a prefix of the full text"
+# The offset is where the inflated bytes end, inside the block named.
+off=$(sed 's/.*offset \(0x[0-9a-f]*\),.*/\1/' err.txt)
+blk=$(sed 's/.*block \([0-9]*\):.*/\1/' err.txt)
+head -c $((off)) g.trace | trac2txt 2>&1 > /dev/null | grep -q "block $blk: truncated"
+ok $? "gzip cut in the middle: the plain file cut at that offset fails at that block"
+
+# A user block longer than 1 MiB is written in records of 1 MiB; cut
+# inside its second MiB, the first record is out and the cut is an error
+# even with --allow-truncated (what is printed cannot be taken back).
+gen-trac --big-user 2500000 --blocks 3 --seed 4 > b.trace
+trac2txt b.trace > full.txt
+is "$(awk '/^trac-user/ { print $1, length($0) }' full.txt | tr '\n' ' ')" \
+    "trac-user 2097190 trac-user-data 2097172 trac-user-data 805716 " \
+    "a 2500000-byte user block: size= and 1 MiB, then 1 MiB and the rest"
+# The user block starts where the header and block 0 end.
+ustart=$(sed '/^trac-user/,$d' full.txt | txt2trac | wc -c | tr -d ' ')
+nbefore=$(sed '/^trac-user/,$d' full.txt | wc -l | tr -d ' ')
+head -c $((ustart + 5 + 1500000)) b.trace > cut
+for opt in "" --allow-truncated; do
+	trac2txt $opt cut > out.txt 2> err.txt
+	is "$? $(cat err.txt)" "1 trac2txt: cut: offset 0x$(printf %x $ustart), block 1: truncated user block: 1500000 of 2500000 payload bytes (its first 1048576 were written)" \
+	    "a long user block cut in its second MiB${opt:+ ($opt)}"
+	is "$(tail -n 1 out.txt | awk '{ print $1, $2, $3, length($4) }')" \
+	    "trac-user type=0x$(od -An -tx1 -j $ustart -N1 b.trace | tr -d ' ') size=2500000 2097157" \
+	    "its first record, 1 MiB of data, is out${opt:+ ($opt)}"
+done
+head -c $((ustart + 5 + 1000000)) b.trace > cut
+trac2txt --allow-truncated cut > out.txt 2> err.txt
+is "$? $(cat err.txt) $(wc -l < out.txt | tr -d ' ')" "0  $nbefore" \
+    "cut in its first MiB, nothing of it is out: --allow-truncated accepts it"
 done_testing
