@@ -1,13 +1,35 @@
 /*
  * Fuzz harness for the RapidBin module: the same bytes are decoded as
- * RapidBin, encoded as trace text and read as RAPID STD.  Output is
- * counted and thrown away; the harness looks for crashes, hangs and
- * sanitizer reports.  Decoded events are also re-encoded, so that the
- * encoder sees well-formed records too.
+ * RapidBin, encoded as trace text and read as RAPID STD.  Besides
+ * crashes, hangs and sanitizer reports it checks the round trips:
+ *
+ * - a RapidBin decode without error gives text that rb_encode turns back
+ *   into the input byte for byte (when the header's event count is the
+ *   trace's: otherwise the encoder counts again, as Wasmgrind does, and
+ *   only the events must come back);
+ * - a decode that fails prints whole records only, and their events
+ *   encode back into the input up to the offset the error names;
+ * - a strict decode that succeeds gives the same text as a plain one;
+ * - text the encoder accepts gives RapidBin that decodes without error
+ *   (strictly too, when the encoder counted the header itself) into
+ *   text that encodes into the same bytes again;
+ * - STD that std2txt reads, txt2std --all writes back, and that reads
+ *   into the same text again.
+ *
+ * Output is captured in a memfd (or an unlinked temporary file): struct
+ * tp_out writes to a file descriptor, so no memory output is needed in
+ * common/.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sys/mman.h>
+
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "input.h"
@@ -18,46 +40,241 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* ------------------------------------------------------- captured output */
+
+static int cap_fd = -1;
+static int cap_dirty;		/* the file holds bytes of an earlier capture */
+
+/*
+ * An output whose buffer is read back by cap_take(); what it flushes
+ * before that (outputs of more than TP_OUT_BUF bytes) goes to the file.
+ */
 static void
-decode(const uint8_t *data, size_t size, int strict)
+cap_open(struct tp_out *o)
+{
+	if (cap_fd < 0) {
+#ifdef MFD_CLOEXEC
+		cap_fd = memfd_create("fuzz-rapidbin", MFD_CLOEXEC);
+#endif
+		if (cap_fd < 0) {
+			FILE *fp = tmpfile();
+			if (fp == NULL || (cap_fd = dup(fileno(fp))) < 0)
+				abort();
+			fclose(fp);
+		}
+	}
+	if (cap_dirty && (ftruncate(cap_fd, 0) < 0 ||
+	    lseek(cap_fd, 0, SEEK_SET) < 0))
+		abort();
+	cap_dirty = 0;
+	tp_out_open_discard(o);
+	o->fd = cap_fd;
+}
+
+/* Everything written to o, in a malloc'd buffer; closes o. */
+static unsigned char *
+cap_take(struct tp_out *o, size_t *len)
+{
+	size_t flushed = (size_t)o->written, n = flushed + o->len, got = 0;
+	unsigned char *b;
+
+	if ((b = malloc(n + 1)) == NULL)
+		abort();
+	while (got < flushed) {
+		ssize_t r = pread(cap_fd, b + got, flushed - got, (off_t)got);
+		if (r <= 0)
+			abort();
+		got += (size_t)r;
+	}
+	memcpy(b + flushed, o->buf, o->len);
+	cap_dirty = flushed > 0;
+	o->fd = -1;		/* kept open for the next capture */
+	tp_out_close(o, 0);
+	*len = n;
+	return b;
+}
+
+/* ------------------------------------------------------------ the module */
+
+#define HDR_EVENTS(h) ((h)->events & INT64_MAX)
+
+struct result {
+	int rc;
+	struct tp_err err;
+	unsigned char *out;
+	size_t len;
+};
+
+static void
+decode(const void *data, size_t size, int strict, struct rb_dec_stats *st,
+    struct result *res)
 {
 	struct rb_dec_opts opts = { strict, 1 };
-	struct rb_dec_stats st;
-	struct tp_err err;
 	struct tp_out out;
 	struct tp_in in;
 
-	tp_err_clear(&err);
-	if (tp_in_open_mem(&in, data, size, "<fuzz>", &err) < 0)
-		return;
-	tp_out_open_discard(&out);
-	rb_decode(&in, &out, &opts, &st, &err);
+	tp_err_clear(&res->err);
+	if (tp_in_open_mem(&in, data, size, "<fuzz>", &res->err) < 0)
+		abort();
+	cap_open(&out);
+	res->rc = rb_decode(&in, &out, &opts, st, &res->err);
+	if (res->rc < 0 && res->err.status == 0)
+		abort();	/* a failure must say why */
+	if (res->rc == 0 && res->err.status != 0)
+		abort();
 	tp_in_close(&in);
-	tp_out_close(&out, 0);
+	res->out = cap_take(&out, &res->len);
 }
 
 static void
-encode(const uint8_t *data, size_t size, int dense, int meta)
+encode(const void *text, size_t len, int strict, int dense, int meta,
+    struct rb_enc_stats *st, struct result *res)
 {
-	struct rb_enc_opts opts = { 0, dense, dense, NULL };
-	struct rb_enc_stats st;
+	struct rb_enc_opts opts = { strict, dense, dense, NULL };
 	struct tp_out out, mout;
 	struct tr_reader r;
-	struct tp_err err;
 	struct tp_in in;
 
-	tp_err_clear(&err);
-	if (tp_in_open_mem(&in, data, size, "<fuzz>", &err) < 0)
-		return;
+	tp_err_clear(&res->err);
+	if (tp_in_open_mem(&in, text, len, "<fuzz>", &res->err) < 0)
+		abort();
 	tr_init(&r, &in);
-	tp_out_open_discard(&out);
+	cap_open(&out);
 	tp_out_open_discard(&mout);
 	if (meta)
 		opts.meta = &mout;
-	rb_encode(&r, &out, &opts, &st);
+	res->rc = rb_encode(&r, &out, &opts, st);
+	if (res->rc < 0 && res->err.status == 0)
+		abort();
 	tp_in_close(&in);
-	tp_out_close(&out, 0);
+	res->out = cap_take(&out, &res->len);
 	tp_out_close(&mout, 0);
+}
+
+/*
+ * Bugs reported and not fixed yet are tolerated, so that make check stays
+ * green while they wait; -DFUZZ_STRICT checks everything.
+ *
+ * Known bug 1: rb_decode leaves st->events at 0 when the file ends in a
+ * partial event (rapidbin2txt -v then says "events=0").
+ *
+ * Known bug 2: a fork or join whose child (34-bit decor) is above 1023
+ * makes rb_encode renumber the whole thread space, so a file rb_decode
+ * reads without complaint does not come back byte for byte.
+ */
+#ifdef FUZZ_STRICT
+#define KNOWN_BUG(cond) 0
+#else
+#define KNOWN_BUG(cond) (cond)
+#endif
+
+static int
+is_gzip(const void *data, size_t size)
+{
+	const unsigned char *p = data;
+
+	return size >= 2 && p[0] == 0x1f && p[1] == 0x8b;
+}
+
+/*
+ * Decoded text encodes (strictly, nothing skipped) into RapidBin whose
+ * events are want[0..wantlen) (8-byte words after the header), and
+ * whose header is the decoded one when its event count is right.
+ */
+static void
+check_encodes_to(const struct result *d, const struct rb_dec_stats *dst,
+    const unsigned char *header, const unsigned char *want, size_t wantlen)
+{
+	struct rb_enc_stats st;
+	struct result e;
+
+	if (d->len > 0 && d->out[d->len - 1] != '\n')
+		abort();	/* only whole records */
+	encode(d->out, d->len, 1, 0, 0, &st, &e);
+	if (e.rc < 0 || st.skipped != 0)
+		abort();	/* the decoder's text is not encodable */
+	if (KNOWN_BUG(st.dense_threads)) {
+		free(e.out);
+		return;
+	}
+	if (e.len != RB_HEADER_SIZE + wantlen || st.events != wantlen / 8 ||
+	    memcmp(e.out + RB_HEADER_SIZE, want, wantlen) != 0)
+		abort();	/* the events do not come back */
+	if (HDR_EVENTS(&dst->header) == wantlen / 8 &&
+	    memcmp(e.out, header, RB_HEADER_SIZE) != 0)
+		abort();	/* a right header is not kept */
+	if (dst->events != wantlen / 8 &&
+	    !KNOWN_BUG(d->rc < 0 && dst->events == 0 &&
+	    strncmp(d->err.msg, "truncated event", 15) == 0))
+		abort();	/* the decoder miscounts its events */
+	free(e.out);
+}
+
+static void
+check_decode(const uint8_t *data, size_t size)
+{
+	struct rb_dec_stats st, sst;
+	struct result d, s;
+
+	decode(data, size, 0, &st, &d);
+	decode(data, size, 1, &sst, &s);
+	if (s.rc == 0 && (d.rc != 0 || s.len != d.len ||
+	    memcmp(s.out, d.out, d.len) != 0))
+		abort();	/* strict accepts what plain does not */
+	if (!is_gzip(data, size) && st.have_header) {
+		const unsigned char *ev = data + RB_HEADER_SIZE;
+		if (d.rc == 0) {
+			check_encodes_to(&d, &st, data, ev,
+			    size - RB_HEADER_SIZE);
+		} else if (d.err.status == TP_EXIT_DATA) {
+			/* The valid prefix: every event before the fault. */
+			if (d.err.offset < RB_HEADER_SIZE ||
+			    d.err.offset > size ||
+			    (d.err.offset - RB_HEADER_SIZE) % 8 != 0)
+				abort();
+			check_encodes_to(&d, &st, data, ev,
+			    (size_t)d.err.offset - RB_HEADER_SIZE);
+		}
+		if (s.rc < 0 && s.err.status == TP_EXIT_DATA) {
+			if (s.err.offset < RB_HEADER_SIZE ||
+			    s.err.offset > size)
+				abort();
+			check_encodes_to(&s, &sst, data, ev,
+			    (size_t)s.err.offset - RB_HEADER_SIZE);
+		}
+	}
+	free(d.out);
+	free(s.out);
+}
+
+static void
+check_encode(const uint8_t *data, size_t size, int dense, int meta)
+{
+	struct rb_enc_stats st, st2;
+	struct rb_dec_stats dst;
+	struct result e, d, e2;
+
+	encode(data, size, 0, dense, meta, &st, &e);
+	if (e.rc == 0) {
+		/* What the encoder writes, its decoder reads. */
+		decode(e.out, e.len, 0, &dst, &d);
+		if (d.rc < 0 || dst.events != st.events)
+			abort();
+		encode(d.out, d.len, 1, 0, 0, &st2, &e2);
+		if (e2.rc < 0 || e2.len != e.len ||
+		    memcmp(e2.out, e.out, e.len) != 0)
+			abort();	/* encode(decode(x)) is not x */
+		free(e2.out);
+		free(d.out);
+		if (st.header_record != 1) {
+			/* A header the encoder counted meets Wasmgrind's rules. */
+			decode(e.out, e.len, 1, &dst, &d);
+			if (d.rc < 0)
+				abort();
+			free(d.out);
+		}
+	}
+	free(e.out);
 }
 
 static void
@@ -66,35 +283,67 @@ std_both(const uint8_t *data, size_t size)
 	struct rs_opts opts = { 1, 1 };
 	struct rs_stats st;
 	struct tr_reader r;
-	struct tp_err err;
+	struct result t, t2;
 	struct tp_out out;
 	struct tp_in in;
+	unsigned char *std;
+	size_t stdlen;
+	int rc;
 
-	tp_err_clear(&err);
-	if (tp_in_open_mem(&in, data, size, "<fuzz>", &err) == 0) {
-		tp_out_open_discard(&out);
-		rs_std2txt(&in, &out, &st, &err);
-		tp_in_close(&in);
-		tp_out_close(&out, 0);
-	}
-	tp_err_clear(&err);
-	if (tp_in_open_mem(&in, data, size, "<fuzz>", &err) == 0) {
+	/* STD to text and back; the text of the STD written is the same. */
+	tp_err_clear(&t.err);
+	if (tp_in_open_mem(&in, data, size, "<fuzz>", &t.err) < 0)
+		abort();
+	cap_open(&out);
+	t.rc = rs_std2txt(&in, &out, &st, &t.err);
+	tp_in_close(&in);
+	t.out = cap_take(&out, &t.len);
+	if (t.rc < 0 && t.err.status == 0)
+		abort();
+	if (t.rc == 0) {
+		tp_err_clear(&t2.err);
+		if (tp_in_open_mem(&in, t.out, t.len, "<fuzz>", &t2.err) < 0)
+			abort();
 		tr_init(&r, &in);
-		tp_out_open_discard(&out);
-		rs_txt2std(&r, &out, &opts, &st);
+		cap_open(&out);
+		rc = rs_txt2std(&r, &out, &opts, &st);
 		tp_in_close(&in);
-		tp_out_close(&out, 0);
+		std = cap_take(&out, &stdlen);
+		if (rc < 0 || st.skipped != 0 || st.lossy != 0)
+			abort();	/* std2txt's text is not STD again */
+		if (tp_in_open_mem(&in, std, stdlen, "<fuzz>", &t2.err) < 0)
+			abort();
+		cap_open(&out);
+		t2.rc = rs_std2txt(&in, &out, &st, &t2.err);
+		tp_in_close(&in);
+		t2.out = cap_take(&out, &t2.len);
+		if (t2.rc < 0 || t2.len != t.len ||
+		    memcmp(t2.out, t.out, t.len) != 0)
+			abort();	/* the STD written reads differently */
+		free(t2.out);
+		free(std);
 	}
+	free(t.out);
+
+	/* Text to STD: crashes and errors without a reason only. */
+	tp_err_clear(&t.err);
+	if (tp_in_open_mem(&in, data, size, "<fuzz>", &t.err) < 0)
+		abort();
+	tr_init(&r, &in);
+	tp_out_open_discard(&out);
+	if (rs_txt2std(&r, &out, &opts, &st) < 0 && t.err.status == 0)
+		abort();
+	tp_in_close(&in);
+	tp_out_close(&out, 0);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tp_verbosity = 0;
-	decode(data, size, 0);
-	decode(data, size, 1);
-	encode(data, size, 0, 0);
-	encode(data, size, 1, 1);
+	check_decode(data, size);
+	check_encode(data, size, 0, 0);
+	check_encode(data, size, 1, 1);
 	std_both(data, size);
 	return 0;
 }
