@@ -396,6 +396,7 @@ decode_events(struct tp_in *in, struct tp_out *out,
 		if (avail < 8) {
 			if (avail == 0)
 				break;
+			st->events = index;
 			err->offset = tp_in_offset(in);
 			err->index = index;
 			err->unit = "event";
@@ -830,13 +831,20 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 			case FK_VAR:
 				note_over(&x->var_over, rec, "var", e.decor);
 				break;
+			case FK_CHILD:
+				/*
+				 * A thread id from another format: the
+				 * thread space is renumbered.  A child that
+				 * fits the decor is kept, even above 1023:
+				 * Wasmgrind writes fork targets unmasked.
+				 */
+				x->tid_over = 1;
+				break;
 			case FK_DECOR:
 				return tr_fail(x->r, rec, f[dk], "does not "
 				    "fit 34 bits (max 17179869183)");
 			}
 		}
-		if (dk == FK_CHILD && e.decor > RB_TID_MAX)
-			x->tid_over = 1;
 	} else if (dk == FK_VAR && f[FK_ADDR] != NULL) {
 		/* A memory access from another format: address and width. */
 		e.addr = 1;

@@ -54,14 +54,22 @@ acquire tid=6000 lock=1 loc=2")" "rapidbin-header threads=2 locks=1 vars=0 event
 fork tid=0 child=1 loc=1
 acquire tid=1 lock=1 loc=2" "tid > 1023: dense thread ids in order of first appearance"
 
-# A child is a thread id too: one that does not fit renumbers the thread
-# space, even when its thread has no events of its own (filtered away).
+# A child is a thread id stored in the 34-bit decor: one above 1023 that
+# fits is kept (Wasmgrind writes fork targets unmasked, so the round trip
+# needs it); one that does not fit renumbers the thread space, even when
+# its thread has no events of its own (filtered away).
 is "$(enc_text "acquire tid=7 lock=1 loc=1
 fork tid=7 child=1024 loc=2
 join tid=7 child=1024 loc=3")" "rapidbin-header threads=2 locks=1 vars=0 events=3
+acquire tid=7 lock=1 loc=1
+fork tid=7 child=1024 loc=2
+join tid=7 child=1024 loc=3" "child 1024 fits the decor: kept"
+is "$(enc_text "acquire tid=7 lock=1 loc=1
+fork tid=7 child=17179869184 loc=2
+join tid=7 child=17179869184 loc=3")" "rapidbin-header threads=2 locks=1 vars=0 events=3
 acquire tid=0 lock=1 loc=1
 fork tid=0 child=1 loc=2
-join tid=0 child=1 loc=3" "child > 1023: dense thread ids"
+join tid=0 child=1 loc=3" "child > 2^34-1: dense thread ids"
 
 # More distinct threads than 1024 once renumbered: an error naming the
 # line of the 1025th thread (counting lines that were skipped).
@@ -82,7 +90,7 @@ fork tid=0 child=2000" --dense)" "rapidbin-header threads=3 locks=2 vars=1 event
 acquire tid=0 lock=0 loc=0
 release tid=0 lock=1 loc=1
 write tid=1 var=0 loc=0
-fork tid=0 child=2 loc=0" "--dense: locks, vars, locs and threads renumbered"
+fork tid=0 child=2000 loc=0" "--dense: locks, vars and locs renumbered; a child that fits kept"
 is "$(enc_text "acquire tid=0 lock=3 loc=7
 write tid=1 var=99999999999 loc=8" --dense)" "rapidbin-header threads=2 locks=1 vars=1 events=2
 acquire tid=0 lock=3 loc=7
