@@ -902,9 +902,10 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 }
 
 /*
- * n payload bytes of a user block, whole, at *pp: in the input buffer when
- * they fit, else copied into d->ubuf.  Returns how many there are (fewer
- * than n only at the end of the input), or -1.
+ * n bytes of a user block, whole, at *pp: in the input buffer when they
+ * fit, else copied into d->ubuf; consumed when they are all there.
+ * Returns how many there are (fewer than n only at the end of the input),
+ * or -1.
  */
 static long
 user_bytes(struct dec *d, struct tp_in *in, struct tp_err *err, size_t n,
@@ -917,7 +918,10 @@ user_bytes(struct dec *d, struct tp_in *in, struct tp_err *err, size_t n,
 		if ((avail = dec_fill(d, in, n, err)) < 0)
 			return -1;
 		*pp = in->buf + in->pos;
-		return (size_t)avail < n ? avail : (long)n;
+		if ((size_t)avail < n)
+			return avail;
+		in->pos += n;	/* the bytes stay there until the next fill */
+		return (long)n;
 	}
 	if (d->ubuf == NULL && (d->ubuf = malloc(TRAC_USER_CHUNK)) == NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
@@ -967,8 +971,6 @@ decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
 			return -1;
 		got -= 5;
 		p += 5;
-		if ((size_t)got == k)
-			in->pos += 5 + k;
 	} else {
 		in->pos += 5;
 		if ((got = user_bytes(d, in, err, k, &p)) < 0)
@@ -998,8 +1000,6 @@ decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
 			    (unsigned long long)got, (unsigned long)len,
 			    (unsigned long long)(len - left));
 		}
-		if (k <= TP_IN_BLOCK)
-			in->pos += k;
 		tw_begin(d->out, "trac-user-data");
 		tw_bytes(d->out, "data", p, k);
 		tw_end(d->out);

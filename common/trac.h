@@ -31,7 +31,11 @@
 #define TRAC_FLAG_OPLEN 0x0f
 #define TRAC_MEM_UNCHANGED 0x01
 #define TRAC_HEADER_WARN 16384	/* x64dbg refuses longer JSON headers */
-#define TRAC_HEADER_MAX (16 * 1024 * 1024)
+/*
+ * The longest JSON header read: escaped as a quoted string (at most 4
+ * bytes a byte) it stays well within the text reader's 64 MiB lines.
+ */
+#define TRAC_HEADER_MAX (8 * 1024 * 1024)
 #define TRAC_FULL_DUMP_EVERY 512	/* x64dbg's full-dump period */
 /*
  * User block payloads up to this size are one trac-user record; longer

@@ -14,9 +14,9 @@
 static const char help[] =
     "Usage: txt2trac [OPTION]... [FILE]\n"
     "Encode trace text into an x64dbg trace file: trac-header, insn, read,\n"
-    "write and trac-user records, as trac2txt writes them, or insn, read\n"
-    "and write records of other decoders.  FILE may be gzip-compressed;\n"
-    "without FILE, or when FILE is -, read standard input.\n"
+    "write, trac-user and trac-user-data records, as trac2txt writes them,\n"
+    "or insn, read and write records of other decoders.  FILE may be\n"
+    "gzip-compressed; without FILE, or when FILE is -, read standard input.\n"
     "\n"
     "  -a, --arch=ARCH    x64 (default) or x86, for a stream without a\n"
     "                     trac-header record\n"

@@ -68,7 +68,7 @@ expect "a string that is not UTF-8 (Qt refuses it)" 'offset 0x34: JSON header: n
 { printf TRAC; u32 0xffffffff; } > f
 expect "negative JSON length" 'offset 0x4: JSON header length 0xffffffff is negative for x64dbg'
 { printf TRAC; u32 0x7fffffff; } > f
-expect "huge JSON length" 'offset 0x4: JSON header length 2147483647, more than 16777216'
+expect "huge JSON length" 'offset 0x4: JSON header length 2147483647, more than 8388608'
 { printf TRAC; u32 100; printf '{"ver":1}'; } > f
 expect "JSON shorter than its length" 'offset 0x8: truncated JSON header: needs 100 bytes, only 9 left'
 

@@ -36,6 +36,10 @@ done
 roundtrip "x64 user block of 3 MiB" "--big-user 3000000 --threads 2 --blocks 600 --seed 21"
 roundtrip "x86 user block of exactly 1 MiB" "--arch x86 --big-user 1048576 --blocks 50 --seed 22"
 roundtrip "x64 user block of 1 MiB + 1" "--big-user 1048577 --blocks 50 --seed 23"
+# Around the input buffer (256 KiB): read in place or copied.
+for n in 262139 262140 262144 262145; do
+	roundtrip "x64 user block of $n bytes" "--big-user $n --blocks 5 --seed 24"
+done
 for seed in 16 17; do
 	roundtrip "large x64 seed $seed" "--threads 6 --sessions 2 --user-blocks --size-mb 6 --seed $seed"
 	roundtrip "large x86 seed $seed" "--arch x86 --threads 3 --size-mb 4 --seed $seed"
