@@ -151,23 +151,6 @@ encode(const void *text, size_t len, int strict, int dense, int meta,
 	tp_out_close(&mout, 0);
 }
 
-/*
- * Bugs reported and not fixed yet are tolerated, so that make check stays
- * green while they wait; -DFUZZ_STRICT checks everything.
- *
- * Known bug 1: rb_decode leaves st->events at 0 when the file ends in a
- * partial event (rapidbin2txt -v then says "events=0").
- *
- * Known bug 2: a fork or join whose child (34-bit decor) is above 1023
- * makes rb_encode renumber the whole thread space, so a file rb_decode
- * reads without complaint does not come back byte for byte.
- */
-#ifdef FUZZ_STRICT
-#define KNOWN_BUG(cond) 0
-#else
-#define KNOWN_BUG(cond) (cond)
-#endif
-
 static int
 is_gzip(const void *data, size_t size)
 {
@@ -193,19 +176,13 @@ check_encodes_to(const struct result *d, const struct rb_dec_stats *dst,
 	encode(d->out, d->len, 1, 0, 0, &st, &e);
 	if (e.rc < 0 || st.skipped != 0)
 		abort();	/* the decoder's text is not encodable */
-	if (KNOWN_BUG(st.dense_threads)) {
-		free(e.out);
-		return;
-	}
 	if (e.len != RB_HEADER_SIZE + wantlen || st.events != wantlen / 8 ||
 	    memcmp(e.out + RB_HEADER_SIZE, want, wantlen) != 0)
 		abort();	/* the events do not come back */
-	if (HDR_EVENTS(&dst->header) == wantlen / 8 &&
+	if (HDR_EVENTS(&dst->header) == dst->events &&
 	    memcmp(e.out, header, RB_HEADER_SIZE) != 0)
 		abort();	/* a right header is not kept */
-	if (dst->events != wantlen / 8 &&
-	    !KNOWN_BUG(d->rc < 0 && dst->events == 0 &&
-	    strncmp(d->err.msg, "truncated event", 15) == 0))
+	if (dst->events != wantlen / 8)
 		abort();	/* the decoder miscounts its events */
 	free(e.out);
 }
