@@ -147,6 +147,27 @@ encode(const void *text, size_t len, const struct trac_arch *arch, int strict,
 	e->bin = cap_take(&out, &e->len);
 }
 
+/*
+ * A user block longer than the decoder holds at once is written in
+ * records as it is read (trac-user size=, trac-user-data), so a cut one
+ * leaves the records of its first part before the error.
+ */
+static int
+ends_in_long_user_block(const unsigned char *text, size_t len)
+{
+	const unsigned char *last = text, *p;
+
+	if (len == 0)
+		return 0;
+	for (p = text; p < text + len - 1; p++)
+		if (*p == '\n')
+			last = p + 1;
+	len = (size_t)(text + len - last);
+	return (len > 15 && memcmp(last, "trac-user-data ", 15) == 0) ||
+	    (len > 10 && memcmp(last, "trac-user ", 10) == 0 &&
+	    memmem(last, len, " size=", 6) != NULL);
+}
+
 static int
 is_gzip(const uint8_t *data, size_t size)
 {
@@ -203,7 +224,7 @@ check_decode(const uint8_t *data, size_t size, int truncated, int repair)
 			check_encodes_to(&d, data, n);
 		}
 	} else if (d.err.status == TP_EXIT_DATA && d.len > 0 &&
-	    !d.st.first_not_full) {
+	    !d.st.first_not_full && !ends_in_long_user_block(d.text, d.len)) {
 		/* The valid prefix: every block before the one at fault. */
 		if (d.err.offset == TP_NONE || d.err.offset > size)
 			abort();
