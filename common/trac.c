@@ -504,6 +504,7 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 	unsigned ps = a->ptrsize, i, cur;
 	size_t n = 4;
 
+	b->tid = 0;
 	if (avail < 4) {
 		b->len = 4;
 		return BLK_SHORT;
@@ -513,7 +514,6 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 	b->flags = p[3];
 	b->oplen = p[3] & TRAC_FLAG_OPLEN;
 	b->fault = F_NONE;
-	b->tid = 0;
 	if (b->nreg > a->nslots) {
 		b->fault = F_NREG, b->bad = b->nreg;
 		return BLK_BAD;
@@ -1023,7 +1023,16 @@ read_insn(struct dec *d, struct tp_in *in, struct tp_err *err, long *avail,
 
 	if (!d->prev_flag || (*avail >= 4 && (p[3] & TRAC_FLAG_TID)))
 		return parse_insn(d->a, p, (size_t)*avail, 0, b);
-	/* Enough bytes to look ahead (rare: after flag 0x80 only). */
+	/*
+	 * The buggy writer hides the id of a new thread, and Windows thread
+	 * ids are multiples of 4: a reading without these is taken only
+	 * where the flags leave no doubt (and needs no look ahead).
+	 */
+	rc2 = parse_insn(d->a, p, (size_t)*avail, 1, &b2);
+	plausible = rc2 != BLK_BAD && b2.tid % 4 == 0 && b2.tid != d->tid;
+	if (!plausible && !(d->opts->repair_tid && d->prev_marker))
+		return parse_insn(d->a, p, (size_t)*avail, 0, b);
+	/* Enough bytes to look ahead; the blocks are read again there. */
 	if (want > TP_IN_BLOCK)
 		want = TP_IN_BLOCK;
 	if ((*avail = dec_fill(d, in, want, err)) < 0)
@@ -1039,12 +1048,6 @@ read_insn(struct dec *d, struct tp_in *in, struct tp_err *err, long *avail,
 	s2 = rc2 == BLK_OK ? 2 + chain_score(d->a, p + b2.len,
 	    (size_t)*avail - b2.len, TID_LOOKAHEAD, eof, 0) :
 	    rc2 == BLK_SHORT ? 2 * TID_LOOKAHEAD + 1 : 0;
-	/*
-	 * The buggy writer hides the id of a new thread, and Windows thread
-	 * ids are multiples of 4: a reading without these is taken only
-	 * where the flags leave no doubt.
-	 */
-	plausible = rc2 != BLK_BAD && b2.tid % 4 == 0 && b2.tid != d->tid;
 	if (d->opts->repair_tid) {
 		/*
 		 * After the last block of a thread (flag 0x80, same thread)
