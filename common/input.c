@@ -153,10 +153,18 @@ gz_read(struct tp_in *in)
 		if (rc == Z_STREAM_END) {
 			in->gz = 2;
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			size_t made = room - in->zs.avail_out;
 			char msg[200];
 			snprintf(msg, sizeof msg, "corrupt gzip data: %s",
 			    in->zs.msg ? in->zs.msg : "inflate failed");
-			return in_dataerr(in, msg);
+			/*
+			 * The bytes inflated before the damage are delivered
+			 * first; the error (at their end) comes with the
+			 * next read, as in->failed is set.
+			 */
+			in_dataerr(in, msg);
+			in->err->offset += made;
+			return made > 0 ? (long)made : -1;
 		}
 		if (room - in->zs.avail_out > 0)
 			return (long)(room - in->zs.avail_out);

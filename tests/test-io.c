@@ -90,6 +90,19 @@ main(void)
 	    "corrupt gzip data is an error: %s", err.msg);
 	gz[gzn / 2] ^= 0x55;
 
+	/* A bad CRC: every byte inflated is delivered, then the error. */
+	gz[gzn - 8] ^= 0x55;
+	tp_err_clear(&err);
+	tp_in_open_mem(&in, gz, gzn, "m", &err);
+	ok(tp_in_exact(&in, back, n, "data") == 1 && memcmp(back, data, n) == 0,
+	    "bad gzip CRC: the inflated bytes are delivered first");
+	ok(tp_in_exact(&in, word, 1, "data") == -1 && err.offset == n &&
+	    strstr(err.msg, "incorrect data check") != NULL,
+	    "then the error, at their end: offset %llu: %s",
+	    (unsigned long long)err.offset, err.msg);
+	tp_in_close(&in);
+	gz[gzn - 8] ^= 0x55;
+
 	two = malloc(2 * gzn + 4);
 	memcpy(two, gz, gzn);
 	memcpy(two + gzn, gz, gzn);
