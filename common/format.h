@@ -1,0 +1,79 @@
+/*
+ * The format table: one row per binary trace format, as libpcap's
+ * check_headers[] is.  Dispatch (any2txt, "this is an x64dbg trace; use
+ * trac2txt"), the CLI conventions test, the benchmarks and the fuzz
+ * harnesses all walk this table.
+ *
+ * Every format module FMT exposes the same entry shape:
+ *
+ *   int FMT_decode(struct tp_in *in, struct tp_out *out,
+ *       const struct FMT_dec_opts *opts, struct FMT_dec_stats *st,
+ *       struct tp_err *err);
+ *   int FMT_encode(struct tr_reader *r, struct tp_out *out,
+ *       const struct FMT_enc_opts *opts, struct FMT_enc_stats *st,
+ *       struct tp_err *err);
+ *   int FMT_probe(const unsigned char *p, size_t n, char *detail,
+ *       size_t detailsz);
+ *
+ * Both return 0, or -1 with err filled.  A decoder writes the records of
+ * everything before a fault, then fails with the byte offset.  The table
+ * holds them behind void pointers so that one driver can run any format:
+ * opts NULL means the format's defaults, st may be NULL.
+ *
+ * Adding a format: common/FMT.c and .h, its row in common/format.c, two
+ * mains in filters/ that read alike, mk/FMT.am, man pages, tests named
+ * tests/FMT-ROLE.sh.  See HACKING.md.
+ */
+#ifndef TP_FORMAT_H
+#define TP_FORMAT_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "input.h"
+#include "output.h"
+#include "text.h"
+
+/* What a probe says about the first bytes of an input. */
+enum tp_probe {
+	TP_PROBE_NO = 0,	/* certainly not this format */
+	TP_PROBE_MAYBE = 1,	/* plausible (formats without a magic) */
+	TP_PROBE_YES = 2	/* the format's magic and a sane header */
+};
+
+/* Bytes a probe is given when the input has them (fewer at a short end). */
+#define TP_PROBE_LEN 4096
+
+typedef int tp_probe_fn(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz);
+typedef int tp_decode_fn(struct tp_in *in, struct tp_out *out,
+    const void *opts, void *st, struct tp_err *err);
+typedef int tp_encode_fn(struct tr_reader *r, struct tp_out *out,
+    const void *opts, void *st, struct tp_err *err);
+
+struct tp_format {
+	const char *name;	/* short name: "trac", "rapidbin", "dial9" */
+	const char *desc;	/* "an x64dbg trace (TRAC)" */
+	const char *exts;	/* space-separated: ".trace64 .trace32" */
+	const char *decoder;	/* "trac2txt" */
+	const char *encoder;	/* "txt2trac" */
+	tp_probe_fn *probe;	/* detail gets "version 1, x64" or "" */
+	tp_decode_fn *decode;
+	tp_encode_fn *encode;
+	size_t dec_stats_size;	/* so a driver can hold any format's stats */
+	size_t enc_stats_size;
+};
+
+/* The rows, ending with a row whose name is NULL. */
+extern const struct tp_format tp_formats[];
+
+const struct tp_format *tp_format_find(const char *name);
+
+/*
+ * The best match for the first n bytes: a YES beats a MAYBE; NULL when no
+ * probe accepts them.  detail (may be NULL) gets the probe's detail.
+ */
+const struct tp_format *tp_format_probe(const unsigned char *p, size_t n,
+    char *detail, size_t detailsz);
+
+#endif
