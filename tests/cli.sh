@@ -25,8 +25,11 @@ while read -r prog input bin; do
 	same_file file.out dash.out "$prog: - is stdin"
 	$prog -o named.out "$input" 2>/dev/null
 	same_file file.out named.out "$prog -o FILE"
-	err=$($prog a b 2>&1); rc=$?
-	like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	# txtfilter takes several FILE operands, as grep does.
+	if [ "$prog" != txtfilter ]; then
+		err=$($prog a b 2>&1); rc=$?
+		like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	fi
 	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 	rm -f never.out
 	# txtfilter judges only what it selects on: give it a selector.
