@@ -60,6 +60,8 @@ rapidbin2txt t.data 0 1
 txt2rapidbin r.txt 1 0
 txt2std r.txt 0 0
 std2txt t.std 0 1
+any2txt t.trace64 0 1
+txtstat t.txt 0 -
 EOF2
 
 # Output larger than a pipe holds: a reader that goes away ends the program
@@ -85,5 +87,7 @@ rapidbin2txt big.data
 txt2rapidbin bigr.txt
 txt2std bigr.txt
 std2txt big.std
+any2txt big.data
+txtstat big.txt
 EOF2
 done_testing
