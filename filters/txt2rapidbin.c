@@ -65,6 +65,7 @@ report(const struct rb_enc_stats *st)
 
 static struct rb_enc_opts opts = { 0, 0, 0, NULL };
 static struct rb_enc_stats st;
+static int meta_closed;
 
 static int
 run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
@@ -72,9 +73,17 @@ run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 	struct tr_reader r;
 
 	(void)ctx;
-	(void)err;		/* the reader reports into the input's err */
 	tr_init(&r, in);
-	return rb_encode(&r, out, &opts, &st);
+	if (rb_encode(&r, out, &opts, &st) < 0)
+		return -1;
+	if (opts.meta == NULL)
+		return 0;
+	/*
+	 * The metadata goes into place first: if it cannot, the output
+	 * does not either.
+	 */
+	meta_closed = 1;
+	return tp_out_close(opts.meta, 1, err);
 }
 
 int
@@ -120,12 +129,13 @@ main(int argc, char **argv)
 		tp_usage_error(help, "--meta needs a file name");
 
 	if (meta_path != NULL) {
-		tp_out_open(&meta, meta_path, 0);
+		if ((status = tp_open_output(&meta, meta_path, 0)) != 0)
+			return status;
 		opts.meta = &meta;
 	}
 	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
-	if (meta_path != NULL)
-		tp_out_close(&meta, status == TP_EXIT_OK);
+	if (meta_path != NULL && !meta_closed)
+		tp_out_close(&meta, 0, NULL);
 	if (status != TP_EXIT_OK)
 		return status;
 	report(&st);

@@ -11,6 +11,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "text.h"
 
 static const char help[] =
@@ -97,12 +98,16 @@ main(int argc, char **argv)
 	input = tp_opt_input(argc, argv, help);
 
 	if (tp_in_open(&in, input, &err) < 0) {
-		tp_err_print(&err, input ? input : "<stdin>");
+		tp_err_print(&err, in.name);
 		tp_in_close(&in);
 		tf_free(&f);
 		return TP_EXIT_FAIL;
 	}
-	tp_out_open(&out, com.output, 0);
+	if ((rc = tp_open_output(&out, com.output, 0)) != 0) {
+		tp_in_close(&in);
+		tf_free(&f);
+		return rc;
+	}
 	tr_init(&r, &in);
 	rc = tf_run(&f, &r, count ? NULL : &out, &st);
 	if (tp_in_close(&in) < 0)
@@ -110,10 +115,11 @@ main(int argc, char **argv)
 	tf_free(&f);
 	if (rc < 0) {
 		/*
-		 * On stdout the lines before the bad one stay written, as
-		 * grep's would; a named output file is not created.
+		 * The lines before the bad one stay written where they went
+		 * as they came, as grep's would; a file written under a
+		 * temporary name is not created.
 		 */
-		tp_out_close(&out, out.tmppath == NULL);
+		tp_close_output(&out, out.tmppath == NULL);
 		tp_err_print(&err, in.name);
 		return TP_EXIT_FAIL;
 	}
@@ -122,7 +128,7 @@ main(int argc, char **argv)
 		*p++ = '\n';
 		tp_out_write(&out, buf, (size_t)(p - buf));
 	}
-	if (tp_out_close(&out, 1) < 0)
+	if (tp_close_output(&out, 1) != 0)
 		return TP_EXIT_FAIL;
 	tp_note("%llu selected, %llu rejected, %llu passed",
 	    (unsigned long long)st.selected, (unsigned long long)st.rejected,
