@@ -128,6 +128,17 @@ tp_warn(const char *fmt, ...)
 }
 
 void
+tp_error(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
 tp_note(const char *fmt, ...)
 {
 	int err = errno;

@@ -60,6 +60,8 @@ void tp_err_print(const struct tp_err *e, const char *name);
 
 /* "prog: msg" on stderr when not quiet; a trailing ':' appends strerror. */
 void tp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: msg" on stderr, even under -q (an error the program ends on). */
+void tp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same as tp_warn but only at verbosity 2 (-v). */
 void tp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #endif

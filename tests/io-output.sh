@@ -19,8 +19,10 @@ leftovers() {
 }
 
 PROGS="trac2txt t.trace64
+any2txt t.trace64
 txt2trac t.txt
 txtfilter t.txt
+txtstat t.txt
 rapidbin2txt t.data
 txt2rapidbin r.txt
 txt2std r.txt
