@@ -34,7 +34,7 @@ const struct tp_format tp_formats[] = {
 	TP_FORMAT_ROW_FLAGS(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32",
 	    0, trac_flags),
 	TP_FORMAT_ROW_FLAGS(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
-	    ".data .bin .rapidbin", 0, rapidbin_flags),
+	    ".data .bin .rapidbin", TP_FMT_NOMAGIC, rapidbin_flags),
 	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
 };

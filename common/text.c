@@ -471,10 +471,21 @@ scan_value(const char *p, const char *end, int depth, const char **bad,
 	return p;
 }
 
+/* Has the record a field with key k[0..n) already? */
+static int
+tr_dup(const struct tr_rec *rec, const char *k, size_t n)
+{
+	for (size_t i = 0; i < rec->nf; i++)
+		if (rec->f[i].keylen == n && memcmp(rec->f[i].key, k, n) == 0)
+			return 1;
+	return 0;
+}
+
 int
 tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 {
 	const char *p = line, *end = line + len, *bad, *why;
+	uint64_t seen = 0, bit;
 
 	rec->line = line;
 	rec->len = len;
@@ -506,6 +517,16 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 			    "expected key=value");
 		if (rec->nf == TR_MAXFIELDS)
 			return syntax_error(r, line, k, "too many fields");
+		/*
+		 * A key seen before makes the record malformed.  A 64-bit
+		 * mask of (first byte, length) spares the comparisons for
+		 * records whose keys all differ there, nearly all of them.
+		 */
+		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
+		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k)))
+			return syntax_error(r, line, k, "the same key twice in "
+			    "one record");
+		seen |= bit;
 		f = &rec->f[rec->nf++];
 		f->key = k;
 		f->keylen = (uint32_t)(p - k);
