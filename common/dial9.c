@@ -360,6 +360,7 @@ pool_define(struct pool *p, struct arena *a, uint32_t id, const void *data,
 			return NULL;
 		e = &p->e[p->n++];
 		e->id = id;
+		e->holder = 0;
 		slot = hash_id(id) & p->idmask;
 		while (p->byid[slot] != 0)
 			slot = (slot + 1) & p->idmask;
@@ -727,7 +728,7 @@ struct dec {
 
 enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1 };
 
-#define WIN_START (1u << 20)
+#define WIN_START (256u << 10)
 #define WIN_LOW (64u << 10)
 
 static int
@@ -1106,7 +1107,7 @@ print_raw(struct dec *d, const struct schema *x)
 		unsigned t = x->f[i].tag & ~OPT;
 		int sep = 0;
 		int pres = v[i].present > 1;
-		int len = v[i].present && v[i].len;
+		int len = v[i].present && t == T_VARINT && v[i].len;
 		int id = v[i].present && (t == T_PSTRING || t == T_PSTACK) &&
 		    !v[i].pe->holder;
 		int byte = v[i].present && t == T_BOOL && v[i].v > 1;
@@ -1292,6 +1293,7 @@ dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
 		/* The common one-byte cases without the call. */
 		if (t == T_U8 && q < end) {
 			v->v = *q++;
+			v->len = 0;
 			continue;
 		}
 		if (t == T_VARINT && q < end && *q < 0x80) {
@@ -1413,7 +1415,7 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 	tw_begin(o, "dial9-schema");
 	tw_u64(o, "id", id);
 	tw_str(o, "name", x->name, x->namelen);
-	tw_u64(o, "ts", x->tsbyte);
+	tw_u64(o, "ts", p[5 + namelen]);	/* this frame's, not the first */
 	tw_key(o, "fields");
 	tv_open_map(o);
 	for (i = 0; i < x->nf; i++) {
@@ -2435,6 +2437,8 @@ fits(unsigned t, const struct tr_field *f)
 	t &= ~OPT;
 	if (got == t)
 		return 1;
+	if (span_is(f, "[]"))		/* an empty list of any kind */
+		return t == T_STACK || t == T_PSTACK || t == T_LIST || t == T_MAP;
 	switch (t) {
 	case T_U8:
 	case T_U16:
