@@ -4,21 +4,17 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
 #include "dial9.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 
 static const char help[] =
-    "Usage: dial92txt [OPTION]... [FILE]\n"
-    "Decode a dial9 trace (dial9-trace-format, TRC) into trace text: one\n"
+    "Usage: dial92txt [OPTION]... [FILE]...\n"
+    "Decode dial9 traces (dial9-trace-format, TRC) into trace text: one\n"
     "record per frame: dial9-header at each segment, dial9-schema,\n"
     "dial9-strings, dial9-stacks, dial9-reset, dial9-annotations, and one\n"
     "event record per event with its schema name, absolute ts, tid and\n"
-    "every field by name.  FILE may be gzip-compressed; without FILE, or\n"
-    "when FILE is -, read standard input.\n"
+    "every field by name.  FILEs may be gzip-compressed and are decoded in\n"
+    "turn; without FILE, or when FILE is -, read standard input.\n"
     "\n"
     "  -l, --lenient      stop quietly at the first frame that does not\n"
     "                     decode, as upstream's frame iterator does\n"
@@ -31,17 +27,24 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records before the fault), 2 usage or system error.\n";
 
-struct job {
-	struct dial9_dec_opts opts;
-	struct dial9_dec_stats st;
-};
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	struct job *j = ctx;
+	const struct dial9_dec_stats *st = stats;
 
-	return dial9_decode(in, out, &j->opts, &j->st, err);
+	(void)failed;
+	if (st->stopped_at != TP_NONE)
+		tp_note("stopped at offset 0x%llx (--lenient): %s",
+		    (unsigned long long)st->stopped_at, st->stop_msg);
+	tp_note("%llu segments, %llu schemas, %llu events, %llu string pools, "
+	    "%llu stack pools, %llu resets (%llu backwards), %llu annotations",
+	    (unsigned long long)st->headers, (unsigned long long)st->schemas,
+	    (unsigned long long)st->events,
+	    (unsigned long long)st->string_pools,
+	    (unsigned long long)st->stack_pools,
+	    (unsigned long long)st->resets,
+	    (unsigned long long)st->resets_back,
+	    (unsigned long long)st->annotations);
 }
 
 int
@@ -52,35 +55,22 @@ main(int argc, char **argv)
 		{ "lenient", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct job j = { { 0 }, { 0 } };
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct dial9_dec_opts opts;
+	static struct dial9_dec_stats st;
+	struct tp_job job = { .format = "dial9", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "l", longopts,
 	    NULL)) != -1) {
-		if (c == 'l')
-			j.opts.lenient = 1;
-		else
-			tp_opt_common(c, &com, help);
+		switch (c) {
+		case 'l':
+			opts.lenient = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	/* The records before a data fault are kept: they are valid. */
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, &j, &err);
-	if (j.st.stopped_at != TP_NONE)
-		tp_note("stopped at offset 0x%llx (--lenient): %s",
-		    (unsigned long long)j.st.stopped_at, j.st.stop_msg);
-	tp_note("%llu segments, %llu schemas, %llu events, %llu string pools, "
-	    "%llu stack pools, %llu resets (%llu backwards), %llu annotations",
-	    (unsigned long long)j.st.headers, (unsigned long long)j.st.schemas,
-	    (unsigned long long)j.st.events,
-	    (unsigned long long)j.st.string_pools,
-	    (unsigned long long)j.st.stack_pools,
-	    (unsigned long long)j.st.resets,
-	    (unsigned long long)j.st.resets_back,
-	    (unsigned long long)j.st.annotations);
-	return status;
+	return tp_run(&job, argc - optind, argv + optind);
 }

@@ -3,13 +3,8 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
 #include "dial9.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
-#include "text.h"
 
 static const char help[] =
     "Usage: txt2dial9 [OPTION]... [FILE]\n"
@@ -29,19 +24,27 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
 
-struct job {
-	struct dial9_enc_opts opts;
-	struct dial9_enc_stats st;
-};
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	struct job *j = ctx;
-	struct tr_reader r;
+	const struct dial9_enc_stats *st = stats;
 
-	tr_init(&r, in);
-	return dial9_encode(&r, out, &j->opts, &j->st, err);
+	if (failed)
+		return;
+	if (st->skipped > 0)
+		tp_warn("%llu records skipped that dial9 cannot hold (first: "
+		    "line %llu, %s)", (unsigned long long)st->skipped,
+		    (unsigned long long)st->first_skipped_line,
+		    st->first_skipped_kind);
+	tp_note("%llu records: %llu events in %llu frames; added %llu "
+	    "headers, %llu inferred schemas, %llu resets, %llu pooled strings, "
+	    "%llu pooled stacks", (unsigned long long)st->records,
+	    (unsigned long long)st->events, (unsigned long long)st->frames,
+	    (unsigned long long)st->headers_added,
+	    (unsigned long long)st->schemas_inferred,
+	    (unsigned long long)st->resets_added,
+	    (unsigned long long)st->strings_added,
+	    (unsigned long long)st->stacks_added);
 }
 
 int
@@ -52,38 +55,22 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct job j = { { 0 }, { 0 } };
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct dial9_enc_opts opts;
+	static struct dial9_enc_stats st;
+	struct tp_job job = { .format = "dial9", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
 	    NULL)) != -1) {
-		if (c == 's')
-			j.opts.strict = 1;
-		else
-			tp_opt_common(c, &com, help);
+		switch (c) {
+		case 's':
+			opts.strict = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_BINARY_OUT, run, &j, &err);
-	if (status != TP_EXIT_OK)
-		return status;
-	if (j.st.skipped > 0)
-		tp_warn("%llu records skipped that dial9 cannot hold (first: "
-		    "line %llu, %s)", (unsigned long long)j.st.skipped,
-		    (unsigned long long)j.st.first_skipped_line,
-		    j.st.first_skipped_kind);
-	tp_note("%llu records: %llu events in %llu frames; added %llu "
-	    "headers, %llu inferred schemas, %llu resets, %llu pooled strings, "
-	    "%llu pooled stacks", (unsigned long long)j.st.records,
-	    (unsigned long long)j.st.events, (unsigned long long)j.st.frames,
-	    (unsigned long long)j.st.headers_added,
-	    (unsigned long long)j.st.schemas_inferred,
-	    (unsigned long long)j.st.resets_added,
-	    (unsigned long long)j.st.strings_added,
-	    (unsigned long long)j.st.stacks_added);
-	return TP_EXIT_OK;
+	return tp_run(&job, argc - optind, argv + optind);
 }
