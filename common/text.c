@@ -57,6 +57,20 @@ tp_bare_ok(const void *s, size_t n)
 	return 1;
 }
 
+int
+tp_key_ok(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!IS_KEY(p[i]))
+			return 0;
+	return 1;
+}
+
 size_t
 tp_utf8_seq(const unsigned char *p, size_t n)
 {
@@ -144,47 +158,58 @@ tv_bytes(struct tp_out *o, const void *p, size_t n)
 	}
 }
 
+char *
+tp_fmt_qbody(char *d, const char *lim, const void *s, size_t n,
+    size_t *used)
+{
+	const unsigned char *p = s;
+	size_t i = 0;
+
+	while (i < n && d < lim) {
+		unsigned c = p[i];
+		if (c >= 0x20 && c < 0x7f) {
+			if (c == '"' || c == '\\')
+				*d++ = '\\';
+			*d++ = (char)c;
+			i++;
+		} else if (c >= 0x80) {
+			size_t k = tp_utf8_seq(p + i, n - i);
+			if (k == 0)
+				goto hex;
+			memcpy(d, p + i, k);
+			d += k;
+			i += k;
+		} else if (c == '\n') {
+			*d++ = '\\', *d++ = 'n', i++;
+		} else if (c == '\r') {
+			*d++ = '\\', *d++ = 'r', i++;
+		} else if (c == '\t') {
+			*d++ = '\\', *d++ = 't', i++;
+		} else {
+hex:
+			*d++ = '\\', *d++ = 'x';
+			memcpy(d, tp_hex2 + c * 2, 2);
+			d += 2;
+			i++;
+		}
+	}
+	*used = i;
+	return d;
+}
+
 void
 tv_qstr(struct tp_out *o, const void *s, size_t n)
 {
 	const unsigned char *p = s;
-	size_t i = 0;
+	size_t i = 0, k;
 	char *d;
 
 	tp_out_putc(o, '"');
 	while (i < n) {
 		/* Room for a chunk; the worst case is 4 output bytes per byte. */
-		char *lim;
 		d = tp_out_reserve(o, 4096);
-		lim = d + 4096 - 8;
-		while (i < n && d < lim) {
-			unsigned c = p[i];
-			if (c >= 0x20 && c < 0x7f) {
-				if (c == '"' || c == '\\')
-					*d++ = '\\';
-				*d++ = (char)c;
-				i++;
-			} else if (c >= 0x80) {
-				size_t k = tp_utf8_seq(p + i, n - i);
-				if (k == 0)
-					goto hex;
-				memcpy(d, p + i, k);
-				d += k;
-				i += k;
-			} else if (c == '\n') {
-				*d++ = '\\', *d++ = 'n', i++;
-			} else if (c == '\r') {
-				*d++ = '\\', *d++ = 'r', i++;
-			} else if (c == '\t') {
-				*d++ = '\\', *d++ = 't', i++;
-			} else {
-hex:
-				*d++ = '\\', *d++ = 'x';
-				memcpy(d, tp_hex2 + c * 2, 2);
-				d += 2;
-				i++;
-			}
-		}
+		d = tp_fmt_qbody(d, d + 4096 - 8, p + i, n - i, &k);
+		i += k;
 		tp_out_commit(o, d);
 	}
 	tp_out_putc(o, '"');
