@@ -1,0 +1,4 @@
+#!/bin/sh
+. "$srcdir/tests/tap.sh"
+skip todo todo
+done_testing
