@@ -1056,12 +1056,13 @@ decode_trace(struct dec *d, struct tp_in *in, struct tp_err *err)
 
 	for (;;) {
 		long avail = sn_need(d, in, 13, err);
-		const unsigned char *p = d->sb.p + d->spos;
+		const unsigned char *p;
 		uint64_t soff = d->sbase + d->spos;
 		uint32_t count, i;
 
 		if (avail <= 0)
 			return (int)avail;
+		p = d->sb.p + d->spos;
 		if (p[0] != UCIR_T_FRAME && p[0] != UCIR_T_KEYFRAME) {
 			char what[80];
 			snprintf(what, sizeof what, "op %u at top level: usercorn "
@@ -1129,9 +1130,9 @@ static int
 variant_of(const unsigned char *p, size_t n, const char **old)
 {
 	*old = NULL;
-	if (n >= UCIR_TRACE_HEADER + 10 &&
-	    memcmp(p + UCIR_TRACE_HEADER, snappy_ident, 10) == 0)
-		return UCIR_TRACE;
+	if (n > UCIR_TRACE_HEADER && memcmp(p + UCIR_TRACE_HEADER, snappy_ident,
+	    n - UCIR_TRACE_HEADER < 10 ? n - UCIR_TRACE_HEADER : 10) == 0)
+		return UCIR_TRACE;	/* (cut inside the identifier: too) */
 	if (n >= 72 + 10 && memcmp(p + 72, snappy_ident, 10) == 0)
 		*old = "a usercorn trace of May-August 2017 (72-byte header, "
 		    "commits a9e5566 to 2118735)";
@@ -1812,9 +1813,10 @@ syscall_record(struct enc *e)
 	size_t vlen, argc = 0, at;
 	unsigned char *p;
 
-	if (get_uint(e, "num", &num, 16, 1) < 0 ||
-	    get_u64(e, "ret", &ret, 0) < 0)
+	if (get_u64(e, "num", &num, 1) < 0 || get_u64(e, "ret", &ret, 0) < 0)
 		return -1;
+	if (num > UINT16_MAX)
+		return enc_skip(e, "a syscall number over 65535");
 	if (f != NULL && (f->vallen < 2 || f->val[0] != '['))
 		return tr_fail(e->r, e->rec, f, "a list [a,b,...] expected");
 	if (op_place(e) < 0)

@@ -41,6 +41,8 @@ zf_buf_reserve(struct zf_buf *b, size_t n)
 	size_t cap = b->cap ? b->cap : 4096;
 	unsigned char *p;
 
+	if (n == 0)
+		n = 1;		/* b->p is never NULL after a reserve */
 	if (n <= b->cap)
 		return ZF_OK;
 	while (cap < n)

@@ -7,6 +7,8 @@
  *   gen-ucir [--format replay|trace] [--arch ARCH] [--frames N] [--ops N]
  *            [--seed S] [--quirks] [--foreign] [--text FILE]
  *   gen-ucir --wrap-trace [--arch ARCH]     (ops on stdin, stored chunks)
+ *   gen-ucir --wrap-replay COUNT [--level N] (ops on stdin: one keyframe)
+ *   gen-ucir --bomb BYTES [--level N]        (a frame of BYTES NOP ops)
  *
  * The replay format: every op of the spec (EXEC_ABS and EXEC_REL in runs
  * and jumps, REG_CHANGE of known and unknown registers, SPREG_CHANGE,
@@ -654,11 +656,57 @@ wrap_trace(void)
 	free(b.p);
 }
 
+/* A replay file of one keyframe holding raw (count ops). */
+static void
+one_frame(const struct buf *raw, unsigned long count, int level)
+{
+	struct buf h = { 0 }, comp = { 0 };
+
+	put_raw(&h, "UCIR", 4);
+	put(&h, 0, 4), put(&h, arch->uc_arch, 4), put(&h, arch->uc_mode, 4);
+	name_field(&h, arch->name, 0);
+	name_field(&h, "linux", 0);
+	deflate_frame(raw, level, 0, &comp);
+	put(&h, 1, 1), put(&h, 1, 1), put(&h, count, 4), put(&h, comp.len, 4);
+	put_raw(&h, comp.p, comp.len);
+	fwrite(h.p, 1, h.len, stdout);
+	free(h.p), free(comp.p);
+}
+
+static void
+wrap_replay(unsigned long count, int level)
+{
+	struct buf b = { 0 };
+	size_t n;
+
+	do {
+		need(&b, 65536);
+		n = fread(b.p + b.len, 1, 65536, stdin);
+		b.len += n;
+	} while (n > 0);
+	one_frame(&b, count, level);
+	free(b.p);
+}
+
+/* NOP ops are zero bytes: a frame that inflates enormously. */
+static void
+bomb(unsigned long bytes, int level)
+{
+	struct buf b = { 0 };
+
+	need(&b, bytes);
+	memset(b.p, 0, bytes);
+	b.len = bytes;
+	one_frame(&b, bytes, level);
+	free(b.p);
+}
+
 int
 main(int argc, char **argv)
 {
 	unsigned frames = 20, ops = 50, seed = 1;
-	int trace = 0, foreign = 0, wrap = 0;
+	unsigned long wrap_count = 0, bomb_bytes = 0;
+	int trace = 0, foreign = 0, wrap = 0, level = 6;
 
 	arch = &archs[0];
 	for (int i = 1; i < argc; i++) {
@@ -672,7 +720,14 @@ main(int argc, char **argv)
 		} else if (v == NULL) {
 			fprintf(stderr, "gen-ucir: bad or incomplete option %s\n", a);
 			return 2;
-		} else if (i++, strcmp(a, "--frames") == 0) {
+		} else if (i++, strcmp(a, "--wrap-replay") == 0) {
+			wrap_count = strtoul(v, NULL, 10);
+			wrap = 2;
+		} else if (strcmp(a, "--bomb") == 0) {
+			bomb_bytes = strtoul(v, NULL, 10);
+		} else if (strcmp(a, "--level") == 0) {
+			level = atoi(v);
+		} else if (strcmp(a, "--frames") == 0) {
 			frames = (unsigned)strtoul(v, NULL, 10);
 		} else if (strcmp(a, "--ops") == 0) {
 			ops = (unsigned)strtoul(v, NULL, 10);
@@ -700,8 +755,12 @@ main(int argc, char **argv)
 		}
 	}
 	rng_state = seed;
-	if (wrap)
+	if (wrap == 1)
 		wrap_trace();
+	else if (wrap == 2)
+		wrap_replay(wrap_count, level);
+	else if (bomb_bytes > 0)
+		bomb(bomb_bytes, level);
 	else if (trace)
 		gen_trace(frames, ops);
 	else
