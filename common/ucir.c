@@ -303,6 +303,7 @@ struct dec {
 	struct chunk_at *cmap;
 	size_t ncmap, capcmap;
 	int sn_ident;		/* the stream identifier was seen */
+	uint64_t frame_ix;	/* the frame being read, for diagnostics */
 };
 
 static uint16_t
@@ -1016,7 +1017,7 @@ static int
 stream_fail(struct dec *d, struct tp_err *err, uint64_t soff, const char *what)
 {
 	err->offset = cmap_find(d, soff);
-	err->index = d->st->frames;
+	err->index = d->frame_ix;
 	err->unit = "frame";
 	return dec_fail(err, TP_EXIT_DATA, "byte 0x%llx of the Snappy stream: %s",
 	    (unsigned long long)soff, what);
@@ -1060,6 +1061,7 @@ decode_trace(struct dec *d, struct tp_in *in, struct tp_err *err)
 		uint64_t soff = d->sbase + d->spos;
 		uint32_t count, i;
 
+		d->frame_ix = st->frames;
 		if (avail <= 0)
 			return (int)avail;
 		p = d->sb.p + d->spos;
@@ -1644,12 +1646,13 @@ insn_record(struct enc *e)
 			return enc_skip(e, "insn without size= or bytes=");
 		size = f->vallen / 2;
 	}
-	f = tr_find(e->rec, "exec");
-	abs = pc != e->next || (f != NULL && f->vallen == 3 &&
-	    memcmp(f->val, "abs", 3) == 0);
-	if (f != NULL && !abs && !(f->vallen == 3 && memcmp(f->val, "rel",
-	    3) == 0))
-		return tr_fail(e->r, e->rec, f, "abs or rel expected");
+	abs = pc != e->next;
+	if ((f = tr_find(e->rec, "exec")) != NULL) {
+		if (f->vallen != 3 || (memcmp(f->val, "abs", 3) != 0 &&
+		    memcmp(f->val, "rel", 3) != 0))
+			return tr_fail(e->r, e->rec, f, "abs or rel expected");
+		abs |= f->val[0] == 'a';
+	}
 	if (op_place(e) < 0 || (p = room(e, 13)) == NULL)
 		return -1;
 	if (abs) {
