@@ -369,17 +369,98 @@ put_prot(struct dec *d, unsigned prot)
 	tw_str(d->out, "prot", s, 3);
 }
 
+/*
+ * The hot records (insn, read, write, reg) are formatted straight into the
+ * output buffer, without the writer's per-field calls.  Each starts with
+ * "KIND tid=N" and " depth=D" inside a syscall.
+ */
+#define FAST_DATA 4096	/* longer data goes through tw_bytes */
+
+static char *
+fast_head(struct dec *d, char *p, const char *kind, size_t klen,
+    unsigned depth)
+{
+	memcpy(p, kind, klen);
+	memcpy(p + klen, " tid=", 5);
+	p = tp_fmt_u64(p + klen + 5, d->tid);
+	if (depth > 0) {
+		memcpy(p, " depth=", 7);
+		p = tp_fmt_u64(p + 7, depth);
+	}
+	return p;
+}
+
 static void
-put_access(struct dec *d, const char *kind, unsigned depth, uint64_t addr,
+put_insn(struct dec *d, unsigned depth, uint64_t pc, uint64_t size, int abs)
+{
+	char *p = fast_head(d, tp_out_reserve(d->out, 128), "insn", 4, depth);
+
+	memcpy(p, " pc=", 4);
+	p = tp_fmt_hex(p + 4, pc);
+	memcpy(p, " size=", 6);
+	p = tp_fmt_u64(p + 6, size);
+	if (abs) {
+		memcpy(p, " exec=abs", 9);
+		p += 9;
+	}
+	*p++ = '\n';
+	tp_out_commit(d->out, p);
+	d->st->insns++;
+}
+
+static void
+put_access(struct dec *d, int write, unsigned depth, uint64_t addr,
     uint64_t size, const unsigned char *data, int has_data)
 {
-	rec_begin(d, kind, depth);
-	tw_hex(d->out, "pc", d->pc);
-	tw_hex(d->out, "addr", addr);
-	tw_u64(d->out, "size", size);
-	if (has_data)
+	int fast = !has_data || size <= FAST_DATA;
+	char *p = tp_out_reserve(d->out, 128 + (fast && has_data ?
+	    2 * (size_t)size : 0));
+
+	p = write ? fast_head(d, p, "write", 5, depth) :
+	    fast_head(d, p, "read", 4, depth);
+	memcpy(p, " pc=", 4);
+	p = tp_fmt_hex(p + 4, d->pc);
+	memcpy(p, " addr=", 6);
+	p = tp_fmt_hex(p + 6, addr);
+	memcpy(p, " size=", 6);
+	p = tp_fmt_u64(p + 6, size);
+	if (has_data && fast) {
+		memcpy(p, " data=", 6);
+		p = tp_fmt_hexbytes(p + 6, data, (size_t)size);
+	}
+	if (!fast) {
+		tp_out_commit(d->out, p);
 		tw_bytes(d->out, "data", data, (size_t)size);
-	tw_end(d->out);
+		p = tp_out_reserve(d->out, 1);
+	}
+	*p++ = '\n';
+	tp_out_commit(d->out, p);
+	if (write)
+		d->st->writes++;
+	else
+		d->st->reads++;
+}
+
+static void
+put_reg_value(struct dec *d, unsigned depth, unsigned num, uint64_t value)
+{
+	const char *name = ucir_reg_name(d->regs, num);
+	char *p = fast_head(d, tp_out_reserve(d->out, 128), "ucir-reg", 8,
+	    depth);
+
+	memcpy(p, " reg=", 5);
+	p += 5;
+	if (name != NULL) {
+		size_t n = strlen(name);
+		memcpy(p, name, n);
+		p += n;
+	} else {
+		p = tp_fmt_u64(p, num);
+	}
+	memcpy(p, " value=", 7);
+	p = tp_fmt_hex(p + 7, value);
+	*p++ = '\n';
+	tp_out_commit(d->out, p);
 }
 
 static const char *const replay_op_name[UCIR_NOPS] = {
@@ -501,20 +582,14 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 			break;
 		case UCIR_T_STEP:
 			if (emit) {
-				rec_begin(d, "insn", depth);
-				tw_hex(d->out, "pc", d->pc);
-				tw_u64(d->out, "size", p[1]);
-				tw_end(d->out);
+				put_insn(d, depth, d->pc, p[1], 0);
 				d->pc += p[1];
-				d->st->insns++;
 			}
 			break;
 		case UCIR_T_MEM_READ:
-			if (emit) {
-				put_access(d, "read", depth, tp_get_le64(p + 1),
+			if (emit)
+				put_access(d, 0, depth, tp_get_le64(p + 1),
 				    tp_get_le32(p + 9), NULL, 0);
-				d->st->reads++;
-			}
 			break;
 		case UCIR_T_MEM_WRITE:
 			if (n < 13)
@@ -527,11 +602,9 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 			len = 13 + (size_t)size;
 			if (n < len)
 				return OP_SHORT;
-			if (emit) {
-				put_access(d, "write", depth, tp_get_le64(p + 1),
+			if (emit)
+				put_access(d, 1, depth, tp_get_le64(p + 1),
 				    size, p + 13, 1);
-				d->st->writes++;
-			}
 			break;
 		case UCIR_T_MEM_MAP: {
 			unsigned dl, fl;
@@ -592,16 +665,11 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 			    tp_get_be64(p + 1) : d->next;
 			uint32_t isz = tp_get_be32(op == UCIR_OP_EXEC_ABS ?
 			    p + 9 : p + 1);
-			rec_begin(d, "insn", depth);
-			tw_hex(d->out, "pc", pc);
-			tw_u64(d->out, "size", isz);
 			/* txt2ucir writes EXEC_REL where it can. */
-			if (op == UCIR_OP_EXEC_ABS && pc == d->next)
-				tw_str(d->out, "exec", "abs", 3);
-			tw_end(d->out);
+			put_insn(d, depth, pc, isz, op == UCIR_OP_EXEC_ABS &&
+			    pc == d->next);
 			d->pc = pc;
 			d->next = pc + isz;
-			d->st->insns++;
 		}
 		break;
 	case UCIR_OP_REG_CHANGE:
@@ -619,15 +687,9 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 		len = 17 + (size_t)size;
 		if (n < len)
 			return OP_SHORT;
-		if (emit) {
-			int w = op == UCIR_OP_MEM_WRITE;
-			put_access(d, w ? "write" : "read", depth,
+		if (emit)
+			put_access(d, op == UCIR_OP_MEM_WRITE, depth,
 			    tp_get_be64(p + 1), size, p + 17, 1);
-			if (w)
-				d->st->writes++;
-			else
-				d->st->reads++;
-		}
 		break;
 	case UCIR_OP_MEM_MAP:
 	case UCIR_OP_MEM_UNMAP:
@@ -649,12 +711,8 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 reg:
 	/* REG and SPREG have the same layout in both formats. */
 	if (op == (d->trace ? UCIR_T_REG : UCIR_OP_REG_CHANGE)) {
-		if (emit) {
-			rec_begin(d, "ucir-reg", depth);
-			put_reg(d, g16(d, p + 1));
-			tw_hex(d->out, "value", g64(d, p + 3));
-			tw_end(d->out);
-		}
+		if (emit)
+			put_reg_value(d, depth, g16(d, p + 1), g64(d, p + 3));
 	} else {
 		if (n < 5)
 			return OP_SHORT;

@@ -6,6 +6,7 @@
  *
  *   gen-ucir [--format replay|trace] [--arch ARCH] [--frames N] [--ops N]
  *            [--seed S] [--quirks] [--foreign] [--text FILE]
+ *            [--size-mb N]   (replay: frames until N MiB of ops)
  *   gen-ucir --wrap-trace [--arch ARCH]     (ops on stdin, stored chunks)
  *   gen-ucir --wrap-replay COUNT [--level N] (ops on stdin: one keyframe)
  *   gen-ucir --bomb BYTES [--level N]        (a frame of BYTES NOP ops)
@@ -14,7 +15,7 @@
  * and jumps, REG_CHANGE of known and unknown registers, SPREG_CHANGE,
  * MEM_READ and MEM_WRITE with data, MEM_MAP, MEM_UNMAP, SYSCALL with
  * arguments and ops nested two deep, NOP, EXIT), keyframes, an empty
- * frame, frames at zlib levels 6, 1, 2 and 7.  --quirks adds what a
+ * frame, frames at zlib levels 6, 1, 2 and 7 (--level N: all at N).  --quirks adds what a
  * writer may leave (NUL padding with garbage, a keyframe flag of 0x80,
  * EXEC_ABS where EXEC_REL would do); --foreign writes the frames with
  * another deflater setting (memLevel 9), which no level of this zlib
@@ -328,9 +329,14 @@ deflate_frame(const struct buf *raw, int level, int foreign, struct buf *out)
 	deflateEnd(&zs);
 }
 
+static uint64_t size_target;	/* --size-mb: frames until this many op bytes */
+static int one_level = -1;	/* --level: every frame at it */
+
 static void
 gen_replay(unsigned frames, unsigned ops, int foreign)
 {
+	uint64_t total = 0;
+
 	static const int levels[] = { 6, 1, 6, 2, 7, 6 };
 	struct buf h = { 0 }, raw = { 0 }, comp = { 0 };
 	unsigned f, i;
@@ -347,9 +353,10 @@ gen_replay(unsigned frames, unsigned ops, int foreign)
 		tx_hex(h.p + 48 + 6, 26);
 	}
 	tx("\n");
-	for (f = 0; f < frames; f++) {
+	for (f = 0; size_target ? total < size_target : f < frames; f++) {
 		unsigned n = f == 3 ? 0 : ops / 2 + below(ops + 1);
-		int key = f % 16 == 0, level = levels[f % 6];
+		int key = f % 16 == 0, level = one_level >= 0 ? one_level :
+		    levels[f % 6];
 		unsigned flag = key ? (quirks && f == 16 ? 0x80 : 1) : 0;
 		unsigned char fh[10];
 
@@ -361,6 +368,7 @@ gen_replay(unsigned frames, unsigned ops, int foreign)
 		raw.len = 0;
 		for (i = 0; i < n; i++)
 			replay_op(&raw, 0);
+		total += raw.len;
 		deflate_frame(&raw, level, foreign, &comp);
 		fh[0] = 1;
 		fh[1] = (unsigned char)flag;
@@ -725,8 +733,10 @@ main(int argc, char **argv)
 			wrap = 2;
 		} else if (strcmp(a, "--bomb") == 0) {
 			bomb_bytes = strtoul(v, NULL, 10);
+		} else if (strcmp(a, "--size-mb") == 0) {
+			size_target = strtoull(v, NULL, 10) << 20;
 		} else if (strcmp(a, "--level") == 0) {
-			level = atoi(v);
+			level = one_level = atoi(v);
 		} else if (strcmp(a, "--frames") == 0) {
 			frames = (unsigned)strtoul(v, NULL, 10);
 		} else if (strcmp(a, "--ops") == 0) {
