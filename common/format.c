@@ -9,16 +9,20 @@
 #include "rapidbin.h"
 #include "rapidstd.h"
 #include "trac.h"
+#include "ucir.h"
 
 TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)
 TP_FORMAT_ADAPT(std)
+TP_FORMAT_ADAPT(ucir)
 
 const struct tp_format tp_formats[] = {
 	TP_FORMAT_ROW(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32", 0),
 	TP_FORMAT_ROW(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
 	    ".data .bin .rapidbin", 0),
 	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
+	TP_FORMAT_ROW(ucir, "a Usercorn trace (UCIR: replay or trace format)",
+	    ".ucir", 0),
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0 }
 };
 

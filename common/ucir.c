@@ -1336,6 +1336,8 @@ struct enc {
 	struct ucir_enc_stats *st;
 	const struct ucir_regs *regs;
 	size_t max;
+	int level;		/* of the frames made here */
+	unsigned frame_ops;
 	int header_done;
 	struct zframe z;
 	struct zf_buf raw, comp, data;
@@ -1617,7 +1619,7 @@ static int
 frame_record(struct enc *e)
 {
 	const struct tr_field *f;
-	uint64_t level = (uint64_t)e->opts->level, flag;
+	uint64_t level = (uint64_t)e->level, flag;
 	int key = 0;
 
 	if (frame_flush(e) < 0)
@@ -1657,13 +1659,13 @@ op_place(struct enc *e)
 	if (get_u64(e, "depth", &depth, 0) < 0)
 		return -1;
 	if (e->frame_open && e->frame_made && depth == 0 &&
-	    e->frame_count >= e->opts->frame_ops && frame_flush(e) < 0)
+	    e->frame_count >= e->frame_ops && frame_flush(e) < 0)
 		return -1;
 	if (!e->frame_open) {
 		e->frame_open = 1;
 		e->frame_made = 1;
 		e->frame_flag = 0;
-		e->frame_level = e->opts->level;
+		e->frame_level = e->level;
 		e->frame_count = 0;
 		e->depth = 0;
 	}
@@ -1974,9 +1976,7 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
     const struct ucir_enc_opts *opts, struct ucir_enc_stats *st,
     struct tp_err *err)
 {
-	static const struct ucir_enc_opts defaults = {
-		NULL, NULL, 6, UCIR_FRAME_OPS, 0, 0
-	};
+	static const struct ucir_enc_opts defaults;
 	struct ucir_enc_stats dummy;
 	struct enc *e;
 	int rc = 0;
@@ -1997,10 +1997,12 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 	e->opts = opts;
 	e->st = st;
 	e->max = opts->max_frame ? opts->max_frame : UCIR_MAX_FRAME;
+	e->level = opts->level_plus1 ? opts->level_plus1 - 1 : UCIR_LEVEL;
+	e->frame_ops = opts->frame_ops ? opts->frame_ops : UCIR_FRAME_OPS;
 	zf_init(&e->z);
-	if (opts->level < 0 || opts->level > 9 || opts->frame_ops == 0)
-		rc = tp_fail(r->err, TP_EXIT_FAIL, "zlib level 0-9 and at "
-		    "least one op a frame");
+	if (e->level < 0 || e->level > 9)
+		rc = tp_fail(r->err, TP_EXIT_FAIL, "zlib level %d (0-9)",
+		    e->level);
 	while (rc == 0) {
 		int got = tr_next(r, e->rec);
 		if (got <= 0) {

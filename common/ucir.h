@@ -70,6 +70,7 @@ int ucir_reg_num(const struct ucir_regs *t, const char *name, size_t n);
 
 /* ---------------------------------------------------------------- decoder */
 
+/* Zeros are the defaults. */
 struct ucir_dec_opts {
 	size_t max_frame;	/* 0: UCIR_MAX_FRAME */
 	int verify_level;	/* check every frame's level (see stats) */
@@ -103,12 +104,13 @@ int ucir_decode(struct tp_in *in, struct tp_out *out,
 
 /* ---------------------------------------------------------------- encoder */
 
+/* Zeros are the defaults (in brackets). */
 struct ucir_enc_opts {
-	const char *arch;	/* header when the stream has none: "x86_64" */
-	const char *os;		/* "linux" */
-	int level;		/* zlib level of frames the encoder makes: 6 */
-	unsigned frame_ops;	/* ops per frame it makes: UCIR_FRAME_OPS */
-	size_t max_frame;	/* 0: UCIR_MAX_FRAME */
+	const char *arch;	/* header when the stream has none [x86_64] */
+	const char *os;		/* [linux] */
+	int level_plus1;	/* zlib level + 1 of frames made here [6] */
+	unsigned frame_ops;	/* ops per frame made here [UCIR_FRAME_OPS] */
+	size_t max_frame;	/* [UCIR_MAX_FRAME] */
 	int strict;		/* a record the format cannot hold is an error */
 };
 
@@ -133,5 +135,7 @@ int ucir_encode(struct tr_reader *r, struct tp_out *out,
 /* TP_PROBE_YES for "UCIR" (detail: "replay, x86_64" or "trace, arm"). */
 int ucir_probe(const unsigned char *p, size_t n, char *detail,
     size_t detailsz);
+
+#define UCIR_LEVEL 6		/* zlib's default */
 
 #endif

@@ -5,12 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
-#include "text.h"
 #include "ucir.h"
 
 static const char help[] =
@@ -38,32 +33,27 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
 
-static struct ucir_enc_opts opts = {
-	NULL, NULL, 6, UCIR_FRAME_OPS, 0, 0
-};
-static struct ucir_enc_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	struct tr_reader r;
+	const struct ucir_enc_stats *st = stats;
 
-	(void)ctx;
-	tr_init(&r, in);
-	return ucir_encode(&r, out, &opts, &st, err);
-}
-
-static unsigned long long
-number(const char *opt, const char *s, unsigned long long lo,
-    unsigned long long hi)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (end == s || *end != '\0' || v < lo || v > hi)
-		tp_usage_error(help, "%s: '%s' is not a number from %llu to "
-		    "%llu", opt, s, lo, hi);
-	return v;
+	if (failed)
+		return;
+	if (st->skipped > 0)
+		tp_warn("%llu records skipped that a replay file cannot hold "
+		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
+		    (unsigned long long)st->first_skip_line, st->first_skip);
+	if (st->unnested > 0)
+		tp_warn("%llu records with depth= whose syscall is not in the "
+		    "stream were placed one level up",
+		    (unsigned long long)st->unnested);
+	if (st->header_made)
+		tp_note("the stream has no ucir-header: one was written");
+	tp_note("%llu records: %llu frames (%llu made here), %llu ops, "
+	    "%llu skipped", (unsigned long long)st->records,
+	    (unsigned long long)st->frames, (unsigned long long)st->frames_made,
+	    (unsigned long long)st->ops, (unsigned long long)st->skipped);
 }
 
 int
@@ -79,10 +69,11 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct ucir_enc_opts opts;
+	static struct ucir_enc_stats st;
+	struct tp_job job = { .format = "ucir", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:O:l:n:m:s",
@@ -102,42 +93,23 @@ main(int argc, char **argv)
 			opts.os = optarg;
 			break;
 		case 'l':
-			opts.level = (int)number("--level", optarg, 0, 9);
+			opts.level_plus1 = (int)tp_opt_number(help, "--level",
+			    optarg, 0, 9) + 1;
 			break;
 		case 'n':
-			opts.frame_ops = (unsigned)number("--frame-ops", optarg, 1,
-			    UINT32_MAX);
+			opts.frame_ops = (unsigned)tp_opt_number(help,
+			    "--frame-ops", optarg, 1, UINT32_MAX);
 			break;
 		case 'm':
-			opts.max_frame = (size_t)number("--max-frame", optarg, 1,
-			    1ull << 32);
+			opts.max_frame = (size_t)tp_opt_number(help,
+			    "--max-frame", optarg, 1, 1ull << 32);
 			break;
 		case 's':
 			opts.strict = 1;
 			break;
 		default:
-			tp_opt_common(c, &com, help);
+			tp_opt_common(c, &job.com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
-	if (status != TP_EXIT_OK)
-		return status;
-	if (st.skipped > 0)
-		tp_warn("%llu records skipped that a replay file cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
-		    (unsigned long long)st.first_skip_line, st.first_skip);
-	if (st.unnested > 0)
-		tp_warn("%llu records with depth= whose syscall is not in the "
-		    "stream were placed one level up",
-		    (unsigned long long)st.unnested);
-	if (st.header_made)
-		tp_note("the stream has no ucir-header: one was written for "
-		    "arch %s", opts.arch ? opts.arch : "x86_64");
-	tp_note("%llu records: %llu frames (%llu made here), %llu ops, "
-	    "%llu skipped", (unsigned long long)st.records,
-	    (unsigned long long)st.frames, (unsigned long long)st.frames_made,
-	    (unsigned long long)st.ops, (unsigned long long)st.skipped);
-	return TP_EXIT_OK;
+	return tp_run(&job, argc - optind, argv + optind);
 }

@@ -4,23 +4,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "ucir.h"
 
 static const char help[] =
-    "Usage: ucir2txt [OPTION]... [FILE]\n"
+    "Usage: ucir2txt [OPTION]... [FILE]...\n"
     "Decode a Usercorn trace into trace text: a ucir-header record, then a\n"
     "ucir-frame record per frame followed by its ops: insn, read, write,\n"
     "ucir-reg, ucir-spreg, ucir-map, ucir-unmap, ucir-syscall (its ops carry\n"
     "depth=), ucir-exit, ucir-nop, and for usercorn's trace format ucir-jmp\n"
     "and ucir-prot.  Reads the replay format (zlib frames, big-endian) and\n"
-    "the format `usercorn run -trace` writes (Snappy, little-endian).  FILE\n"
-    "may be gzip-compressed; without FILE, or when FILE is -, read standard\n"
-    "input.\n"
+    "the format `usercorn run -trace` writes (Snappy, little-endian).  FILEs\n"
+    "may be gzip-compressed and are decoded in turn; without FILE, or when\n"
+    "FILE is -, read standard input.\n"
     "\n"
     "  -m, --max-frame=BYTES  refuse frames and ops larger than BYTES,\n"
     "                         compressed or inflated (default 64 MiB)\n"
@@ -36,22 +32,12 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records of the frames before the fault), 2 usage or system error.\n";
 
-struct job {
-	struct ucir_dec_opts opts;
-	struct ucir_dec_stats st;
-};
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	struct job *j = ctx;
-
-	return ucir_decode(in, out, &j->opts, &j->st, err);
-}
-
 static void
-report(const struct ucir_dec_stats *st)
+report(const void *stats, int failed)
 {
+	const struct ucir_dec_stats *st = stats;
+
+	(void)failed;
 	if (!st->header_done)
 		return;
 	if (st->level_guessed > 0)
@@ -77,33 +63,26 @@ main(int argc, char **argv)
 		{ "check-level", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct job j = { { 0, 0 }, { 0 } };
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	char *end;
-	int c, status;
+	static struct ucir_dec_opts opts;
+	static struct ucir_dec_stats st;
+	struct tp_job job = { .format = "ucir", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "m:c", longopts,
 	    NULL)) != -1) {
-		if (c == 'm') {
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (end == optarg || *end != '\0' || v < 1 ||
-			    v > 1ull << 32)
-				tp_usage_error(help, "--max-frame: '%s' is not a "
-				    "size from 1 to 4 GiB", optarg);
-			j.opts.max_frame = (size_t)v;
-		} else if (c == 'c') {
-			j.opts.verify_level = 1;
-		} else {
-			tp_opt_common(c, &com, help);
+		switch (c) {
+		case 'm':
+			opts.max_frame = (size_t)tp_opt_number(help,
+			    "--max-frame", optarg, 1, 1ull << 32);
+			break;
+		case 'c':
+			opts.verify_level = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	/* The records of the frames before a fault are kept: they are valid. */
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, &j, &err);
-	report(&j.st);
-	return status;
+	return tp_run(&job, argc - optind, argv + optind);
 }

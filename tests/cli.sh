@@ -7,6 +7,7 @@ gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
 trac2txt t.trace64 > t.txt || exit 99
 txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
 rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
+gen-ucir --frames 5 --ops 30 --seed 9 > t.ucir && ucir2txt t.ucir > u.txt || exit 99
 
 # program, its input, whether its output is binary, whether it takes
 # several files.  With -o, bad input
@@ -60,6 +61,8 @@ rapidbin2txt t.data 0 1
 txt2rapidbin r.txt 1 0
 txt2std r.txt 0 0
 std2txt t.std 0 1
+ucir2txt t.ucir 0 1
+txt2ucir u.txt 1 0
 EOF2
 
 # Output larger than a pipe holds: a reader that goes away ends the program
@@ -69,6 +72,7 @@ gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > big.trace64 || exit 99
 trac2txt big.trace64 > big.txt || exit 99
 txtfilter -q --type read,write big.txt | txt2rapidbin -q > big.data || exit 99
 rapidbin2txt big.data > bigr.txt && txt2std bigr.txt > big.std || exit 99
+gen-ucir --frames 40 --ops 400 --seed 3 > big.ucir && ucir2txt big.ucir > bigu.txt || exit 99
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
@@ -85,5 +89,7 @@ rapidbin2txt big.data
 txt2rapidbin bigr.txt
 txt2std bigr.txt
 std2txt big.std
+ucir2txt big.ucir
+txt2ucir bigu.txt
 EOF2
 done_testing

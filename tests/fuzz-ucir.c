@@ -72,7 +72,7 @@ struct enc_result {
 static void
 encode(const void *text, size_t len, struct enc_result *e)
 {
-	struct ucir_enc_opts opts = { NULL, NULL, 6, 64, FUZZ_MAX_FRAME, 0 };
+	struct ucir_enc_opts opts = { NULL, NULL, 0, 64, FUZZ_MAX_FRAME, 0 };
 	struct tr_reader r;
 	struct tp_out out;
 	struct tp_in in;
