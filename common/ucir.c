@@ -1981,7 +1981,7 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 	struct enc *e;
 	int rc = 0;
 
-	(void)err;	/* r->err: the reader's, which is the same one */
+	r->err = err;	/* the reader's errors are the encoder's */
 	if (opts == NULL)
 		opts = &defaults;
 	if (st == NULL)
