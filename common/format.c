@@ -12,11 +12,13 @@
 #include "rapidbin.h"
 #include "rapidstd.h"
 #include "trac.h"
+#include "ucir.h"
 
 TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)
 TP_FORMAT_ADAPT(std)
 TP_FORMAT_ADAPT(dial9)
+TP_FORMAT_ADAPT(ucir)
 
 /* The decoders' options that any2txt passes through, as their mains spell them. */
 static const struct tp_dec_flag trac_flags[] = {
@@ -29,6 +31,11 @@ static const struct tp_dec_flag trac_flags[] = {
 static const struct tp_dec_flag rapidbin_flags[] = {
 	{ "strict", 's', offsetof(struct rapidbin_dec_opts, strict),
 	    "RapidBin: header counts must equal the distinct ids" },
+	{ NULL, 0, 0, NULL }
+};
+static const struct tp_dec_flag ucir_flags[] = {
+	{ "check-level", 'c', offsetof(struct ucir_dec_opts, verify_level),
+	    "Usercorn: try the zlib level of every frame (-v counts misses)" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -46,6 +53,8 @@ const struct tp_format tp_formats[] = {
 	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
 	TP_FORMAT_ROW_FLAGS(dial9, "a dial9 trace (dial9-trace-format, TRC)",
 	    ".trc", 0, dial9_flags),
+	TP_FORMAT_ROW_FLAGS(ucir, "a Usercorn trace (UCIR: replay or trace "
+	    "format)", ".ucir", 0, ucir_flags),
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
 };
 
