@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$srcdir/tests/tap.sh"
+done_testing
