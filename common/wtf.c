@@ -2650,8 +2650,12 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 			const struct tr_field *chars = NULL;
 			size_t n = 0;
 			if (f != NULL && a->type == WT_ANY && f->vallen > 0 &&
-			    f->val[0] != '"' && !tr_is_null(f)) {
-				/* a value of another type: its JSON text */
+			    (f->val[0] != '"' || def->inferred) &&
+			    !tr_is_null(f)) {
+				/*
+				 * A value that is not JSON text already (a
+				 * string is, in the stream's own definitions).
+				 */
 				e->json.len = 0;
 				if (json_value(e, rec, f, &e->json) < 0)
 					return e->err->status ? -1 : enc_nomem(e);
@@ -2992,63 +2996,28 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	}
 }
 
-/* Does a bare value read as a number, and is it a float? */
-static int
-number_kind(const char *v, size_t n, int64_t *iv)
-{
-	uint64_t u;
-
-	if (tp_parse_i64(v, n, iv) == 0)
-		return 1;
-	if (tp_parse_u64(v, n, &u) == 0) {
-		*iv = INT64_MAX;
-		return 1;
-	}
-	if (n > 0 && (v[0] == '-' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9') ||
-	    (n >= 3 && (memcmp(v, "nan", 3) == 0 || memcmp(v, "inf", 3) == 0))))
-		return 2;
-	return 0;
-}
-
-/* The argument type a value suggests. */
+/*
+ * The argument type a value suggests: strings utf8, booleans bool, and
+ * numbers, lists, maps and null "any" (their JSON text): exact for 64-bit
+ * integers and doubles, and no later value can fail to fit a type the
+ * first one chose (the reader keeps the first definition of a name).
+ */
 static const char *
 infer_type(const char *v, size_t n)
 {
 	int64_t iv;
-	int k;
+	uint64_t u;
 
-	if (n == 0 || v[0] == '"' || (n == 4 && memcmp(v, "null", 4) == 0))
-		return "utf8";
 	if ((n == 4 && memcmp(v, "true", 4) == 0) ||
 	    (n == 5 && memcmp(v, "false", 5) == 0))
 		return "bool";
-	if (v[0] == '{')
+	if ((n > 0 && (v[0] == '[' || v[0] == '{')) ||
+	    (n == 4 && memcmp(v, "null", 4) == 0))
 		return "any";
-	if (v[0] == '[') {
-		const char *cur = v, *ev;
-		size_t evl;
-		int neg = 0, big = 0, flt = 0, other = 0;
-		while (tr_elem(&cur, v + n, NULL, NULL, &ev, &evl)) {
-			k = number_kind(ev, evl, &iv);
-			if (k == 0)
-				other = 1;
-			else if (k == 2)
-				flt = 1;
-			else if (iv < 0)
-				neg = 1, big |= iv < INT32_MIN;
-			else
-				big |= iv > UINT32_MAX;
-		}
-		if (other || big || (flt && (neg || 0)))
-			return other || big ? "any" : "float32[]";
-		return flt ? "float32[]" : neg ? "int32[]" : "uint32[]";
-	}
-	k = number_kind(v, n, &iv);
-	if (k == 2)
-		return "float32";
-	if (k == 1)
-		return iv < INT32_MIN || iv > UINT32_MAX ? "any" :
-		    iv < 0 ? "int32" : "uint32";
+	if (tp_parse_i64(v, n, &iv) == 0 || tp_parse_u64(v, n, &u) == 0 ||
+	    (n > 0 && (v[0] == '-' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'))) ||
+	    (n >= 3 && (memcmp(v, "nan", 3) == 0 || memcmp(v, "inf", 3) == 0)))
+		return "any";
 	return "utf8";
 }
 
@@ -3112,8 +3081,9 @@ infer_def(struct enc *e, const struct tr_rec *rec, const char *name,
 	if (b != NULL)
 		def = def_new(wire, b->cls, b->flags, name, namelen, b->sig,
 		    b->sig ? strlen(b->sig) : 0, b->sig == NULL, &why);
-	else
-		def = def_new(wire, 0, 0, name, namelen, (const char *)sig.b,
+	else	/* scope= marks the events that open a scope */
+		def = def_new(wire, rec && find_key(rec, "scope", 5) ?
+		    WTF_CLASS_SCOPE : 0, 0, name, namelen, (const char *)sig.b,
 		    sig.len, sig.len == 0, &why);
 	free(sig.b);
 	if (def == NULL) {
@@ -3214,9 +3184,10 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	const unsigned char *s;
 	struct wtf_def *def = NULL;
 	uint32_t time, wire = 0;
-	size_t namelen;
+	size_t namelen, tablen;
 	int64_t arg0, tid = 0;
-	char *name;
+	uint32_t nstr;
+	char *name, why[100];
 
 	if (nf == NULL)
 		return enc_skip(e, rec, "an event without a name");
@@ -3266,9 +3237,27 @@ do_event(struct enc *e, const struct tr_rec *rec)
 		e->zone = tid;
 		e->have_zone = 1;
 	}
-	if (rec_head(e, def->wire, time) < 0 ||
-	    rec_args(e, rec, def, &namelen, &arg0) < 0)
+	nstr = e->nstr;
+	tablen = e->tab.len;
+	if (rec_head(e, def->wire, time) < 0)
 		return -1;
+	if (rec_args(e, rec, def, &namelen, &arg0) < 0) {
+		/*
+		 * The reader keeps the first definition of a name, so one made
+		 * up from an earlier event cannot change: a value it cannot
+		 * hold skips the record (its strings are taken back).
+		 */
+		if (!def->inferred || e->err->status != TP_EXIT_DATA)
+			return -1;
+		e->nstr = nstr;
+		e->tab.len = tablen;
+		if (e->unique && e->hcap > 0 && tab_rehash(e, e->hcap) < 0)
+			return enc_nomem(e);
+		snprintf(why, sizeof why, "a value its inferred definition "
+		    "cannot hold: %.50s", e->err->msg);
+		tp_err_clear(e->err);
+		return enc_skip(e, rec, why);
+	}
 	if (def->role == ROLE_ZONE_SET) {
 		e->zone = arg0;
 		e->have_zone = 1;
