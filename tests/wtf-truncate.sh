@@ -48,7 +48,7 @@ check_cut() {
 check_cut v10.wtf 0 "offset 0x0: empty input: no WTF header"
 check_cut v10.wtf 7 "offset 0x0: truncated header: needs 12 bytes, only 7 left"
 check_cut v10.wtf 20 "offset 0xc, chunk 0: truncated chunk header: needs 24 bytes, only 8 left"
-# The header chunk is 24 + 12 + the JSON (165 bytes, padded to 168).
+# The header chunk is 24 + 12 + the JSON (167 bytes, padded to 168).
 check_cut v10.wtf 100 "offset 0xc, chunk 0: truncated chunk: needs 204 bytes, only 88 left"
 check_cut v10.wtf 230 "offset 0xd8, chunk 1: truncated chunk header: needs 24 bytes, only 14 left"
 check_cut v10.wtf 240 "offset 0xd8, chunk 1: truncated chunk: needs 1968 bytes, only 24 left"
@@ -60,7 +60,7 @@ check_cut legacy.wtf 110 "offset 0x6d, record 0: truncated record: needs 6 bytes
 # The first record, define(1, 0, 40, "wtf.event#define", <70 bytes>), is
 # 6 + 8 + 2 + 16 + 2 + 70 = 104 bytes: the next is at 0x6d + 104 = 0xd5.
 check_cut legacy.wtf 120 "offset 0x6d, record 0: truncated wtf.event#define record: 11 bytes left"
-check_cut legacy.wtf 212 "offset 0x6d, record 0: truncated wtf.event#define record: 97 bytes left"
+check_cut legacy.wtf 212 "offset 0x6d, record 0: truncated wtf.event#define record: 103 bytes left"
 check_cut legacy.wtf 215 "offset 0xd5, record 1: truncated record: needs 6 bytes, only 2 left"
 check_cut legacy.wtf 220 "offset 0xd5, record 1: truncated wtf.event#define record: 7 bytes left"
 
