@@ -7,6 +7,7 @@ gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
 trac2txt t.trace64 > t.txt || exit 99
 txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
 rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
+gen-wtf --records 300 --seed 9 > t.wtf && wtf2txt t.wtf > w.txt || exit 99
 
 # program, its input, whether its output is binary.  With -o, bad input
 # leaves no file: the valid prefix goes only to standard output.
@@ -51,6 +52,8 @@ rapidbin2txt t.data 0
 txt2rapidbin r.txt 1
 txt2std r.txt 0
 std2txt t.std 0
+wtf2txt t.wtf 0
+txt2wtf w.txt 1
 EOF2
 
 # Output larger than a pipe holds: a reader that goes away ends the program
@@ -60,6 +63,7 @@ gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > big.trace64 || exit 99
 trac2txt big.trace64 > big.txt || exit 99
 txtfilter -q --type read,write big.txt | txt2rapidbin -q > big.data || exit 99
 rapidbin2txt big.data > bigr.txt && txt2std bigr.txt > big.std || exit 99
+gen-wtf --records 200000 --seed 3 > big.wtf && wtf2txt big.wtf > bigw.txt || exit 99
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
@@ -76,5 +80,7 @@ rapidbin2txt big.data
 txt2rapidbin bigr.txt
 txt2std bigr.txt
 std2txt big.std
+wtf2txt big.wtf
+txt2wtf bigw.txt
 EOF2
 done_testing
