@@ -8,12 +8,15 @@
  * they are or renumbered densely; it spools compact raw events meanwhile.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fmt.h"
+#include "format.h"
 #include "idmap.h"
+#include "json.h"
 #include "rapidbin.h"
 
 const char *const rb_kind[RB_NOPS] = {
@@ -379,7 +382,7 @@ strict_end(const struct counter *c, const struct rb_header *h,
 
 static int
 decode_events(struct tp_in *in, struct tp_out *out,
-    const struct rb_dec_opts *opts, struct rb_dec_stats *st,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct counter *cnt, struct tp_err *err)
 {
 	int counting = opts->strict || opts->count;
@@ -447,8 +450,8 @@ fault:
 }
 
 int
-rb_decode(struct tp_in *in, struct tp_out *out,
-    const struct rb_dec_opts *opts, struct rb_dec_stats *st,
+rapidbin_decode(struct tp_in *in, struct tp_out *out,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct tp_err *err)
 {
 	unsigned char hb[RB_HEADER_SIZE];
@@ -491,6 +494,38 @@ rb_decode(struct tp_in *in, struct tp_out *out,
 	idmap_free(&cnt.locks);
 	idmap_free(&cnt.vars);
 	return rc;
+}
+
+/*
+ * Counts that no RapidBin writer makes: negative ones (RAPID reads them
+ * as Java short, int and long), more threads than a 10-bit id names,
+ * more events than 2^48 (two petabytes of them).
+ */
+int
+rapidbin_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz)
+{
+	struct rb_header h;
+	size_t i;
+
+	if (detailsz > 0)
+		detail[0] = '\0';
+	if (n < RB_HEADER_SIZE)
+		return TP_PROBE_NO;
+	rb_header_get(p, &h);
+	if (h.threads > RB_TID_MAX + 1 || h.locks > INT32_MAX ||
+	    h.vars > INT32_MAX || (h.events & INT64_MAX) >> 48 != 0)
+		return TP_PROBE_NO;
+	if (n < TP_PROBE_LEN && (n - RB_HEADER_SIZE) % 8 != 0)
+		return TP_PROBE_NO;
+	for (i = RB_HEADER_SIZE; i + 8 <= n; i += 8)
+		if (((get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
+			return TP_PROBE_NO;
+	if (detailsz > 0)
+		snprintf(detail, detailsz, "threads=%u events=%llu",
+		    (unsigned)h.threads,
+		    (unsigned long long)(h.events & INT64_MAX));
+	return TP_PROBE_MAYBE;
 }
 
 /* ------------------------------------------------------------ spool */
@@ -737,8 +772,8 @@ note_over(struct over *o, const struct tr_rec *rec, const char *field,
 struct enc {
 	struct tr_reader *r;
 	struct tp_err *err;
-	const struct rb_enc_opts *opts;
-	struct rb_enc_stats *st;
+	const struct rapidbin_enc_opts *opts;
+	struct rapidbin_enc_stats *st;
 	struct spool spool;
 
 	struct rb_header hrec;	/* the first rapidbin-header record */
@@ -785,7 +820,7 @@ enc_header(struct enc *x, const struct tr_rec *rec)
 static int
 enc_skip(struct enc *x, const struct tr_rec *rec)
 {
-	struct rb_enc_stats *st = x->st;
+	struct rapidbin_enc_stats *st = x->st;
 
 	if (x->opts->strict)
 		return tr_fail(x->r, rec, NULL, "strict: record kind \"%.*s\" "
@@ -1109,19 +1144,6 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 
 /* ------------------------------------------------------------ metadata */
 
-static void
-js(struct tp_out *o, const char *s)
-{
-	tp_out_puts(o, s);
-}
-
-static void
-ju(struct tp_out *o, uint64_t v)
-{
-	char *p = tp_out_reserve(o, 24);
-	tp_out_commit(o, tp_fmt_u64(p, v));
-}
-
 struct meta_row {
 	uint64_t trace_id, a, b;
 };
@@ -1160,54 +1182,55 @@ meta_rows(const struct idmap *m, int dense)
 
 enum meta_shape { M_PLAIN, M_MEMORY, M_LOCATION };
 
+/* "name": [ { "wasm_id": ..., "trace_id": ... } ... ], as Wasmgrind's. */
 static int
-meta_array(struct tp_out *o, const char *name, const struct idmap *m,
-    int dense, enum meta_shape shape, int last)
+meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
+    int dense, enum meta_shape shape)
 {
 	struct meta_row *rows = meta_rows(m, dense);
 
 	if (rows == NULL)
 		return -1;
-	js(o, "  \"");
-	js(o, name);
-	js(o, "\": [");
+	tp_jw_key(w, name, strlen(name));
+	tp_jw_open_array(w);
 	for (size_t i = 0; i < m->count; i++) {
-		js(o, i ? ",\n    {\n      \"wasm_id\": " :
-		    "\n    {\n      \"wasm_id\": ");
+		tp_jw_open_object(w);
+		tp_jw_key(w, "wasm_id", 7);
 		switch (shape) {
 		case M_PLAIN:
-			ju(o, rows[i].a);
+			tp_jw_u64(w, rows[i].a);
 			break;
 		case M_MEMORY:
-			js(o, "{\n        \"address\": ");
-			ju(o, rows[i].a);
-			js(o, ",\n        \"access_width\": ");
-			ju(o, rows[i].b == NATIVE_WIDTH ? 0 : rows[i].b);
-			js(o, "\n      }");
+			tp_jw_open_object(w);
+			tp_jw_key(w, "address", 7);
+			tp_jw_u64(w, rows[i].a);
+			tp_jw_key(w, "access_width", 12);
+			tp_jw_u64(w, rows[i].b == NATIVE_WIDTH ? 0 : rows[i].b);
+			tp_jw_close_object(w);
 			break;
 		case M_LOCATION:
-			js(o, "{\n        \"pc\": ");
-			ju(o, rows[i].a);
-			js(o, "\n      }");
+			tp_jw_open_object(w);
+			tp_jw_key(w, "pc", 2);
+			tp_jw_u64(w, rows[i].a);
+			tp_jw_close_object(w);
 			break;
 		}
-		js(o, ",\n      \"trace_id\": ");
-		ju(o, rows[i].trace_id);
-		js(o, "\n    }");
+		tp_jw_key(w, "trace_id", 8);
+		tp_jw_u64(w, rows[i].trace_id);
+		tp_jw_close_object(w);
 	}
-	js(o, m->count ? "\n  ]" : "]");
-	js(o, last ? "\n" : ",\n");
+	tp_jw_close_array(w);
 	free(rows);
 	return 0;
 }
 
 /* Variables touched by more than one thread: var -> [threads]. */
 static int
-meta_shared(struct tp_out *o, const struct idmap *pairs)
+meta_shared(struct tp_jw *w, const struct idmap *pairs)
 {
 	struct meta_row *rows = malloc((pairs->count ? pairs->count : 1) *
 	    sizeof *rows);
-	size_t i, j, nvar = 0;
+	size_t i, j;
 
 	if (rows == NULL)
 		return -1;
@@ -1219,23 +1242,23 @@ meta_shared(struct tp_out *o, const struct idmap *pairs)
 		rows[i].b = 0;
 	}
 	qsort(rows, pairs->count, sizeof *rows, row_cmp);
-	js(o, "  \"shared_variables\": {");
+	tp_jw_key(w, "shared_variables", 16);
+	tp_jw_open_object(w);
 	for (i = 0; i < pairs->count; i = j) {
+		char key[24];
 		for (j = i; j < pairs->count &&
 		    rows[j].trace_id == rows[i].trace_id; j++)
 			;
 		if (j - i < 2)
 			continue;
-		js(o, nvar++ ? ",\n    \"" : "\n    \"");
-		ju(o, rows[i].trace_id);
-		js(o, "\": [");
-		for (size_t t = i; t < j; t++) {
-			js(o, t > i ? ",\n      " : "\n      ");
-			ju(o, rows[t].a);
-		}
-		js(o, "\n    ]");
+		tp_jw_key(w, key, (size_t)(tp_fmt_u64(key, rows[i].trace_id) -
+		    key));
+		tp_jw_open_array(w);
+		for (size_t t = i; t < j; t++)
+			tp_jw_u64(w, rows[t].a);
+		tp_jw_close_array(w);
 	}
-	js(o, nvar ? "\n  }\n}" : "}\n}");
+	tp_jw_close_object(w);
 	free(rows);
 	return 0;
 }
@@ -1243,23 +1266,29 @@ meta_shared(struct tp_out *o, const struct idmap *pairs)
 static int
 enc_meta(struct enc *x, struct tp_out *o)
 {
-	js(o, "{\n");
-	if (meta_array(o, "thread_records", &x->thr, x->dense_thr, M_PLAIN,
-	    0) < 0 ||
-	    meta_array(o, "memory_records", &x->var, x->dense_var, M_MEMORY,
-	    0) < 0 ||
-	    meta_array(o, "lock_records", &x->lock, x->dense_lock, M_PLAIN,
-	    0) < 0 ||
-	    meta_array(o, "location_records", &x->loc, x->dense_loc,
-	    M_LOCATION, 0) < 0 ||
-	    meta_shared(o, &x->shared) < 0)
+	struct tp_jw w;
+
+	tp_jw_init(&w, o);
+	tp_jw_open_object(&w);
+	if (meta_array(&w, "thread_records", &x->thr, x->dense_thr,
+	    M_PLAIN) < 0 ||
+	    meta_array(&w, "memory_records", &x->var, x->dense_var,
+	    M_MEMORY) < 0 ||
+	    meta_array(&w, "lock_records", &x->lock, x->dense_lock,
+	    M_PLAIN) < 0 ||
+	    meta_array(&w, "location_records", &x->loc, x->dense_loc,
+	    M_LOCATION) < 0 ||
+	    meta_shared(&w, &x->shared) < 0)
 		return tp_fail(x->err, TP_EXIT_FAIL, "out of memory");
+	/* No newline after it: serde_json::to_string_pretty writes none. */
+	tp_jw_close_object(&w);
 	return 0;
 }
 
 int
-rb_encode(struct tr_reader *r, struct tp_out *out,
-    const struct rb_enc_opts *opts, struct rb_enc_stats *st)
+rapidbin_encode(struct tr_reader *r, struct tp_out *out,
+    const struct rapidbin_enc_opts *opts, struct rapidbin_enc_stats *st,
+    struct tp_err *err)
 {
 	struct enc x;
 	struct rb_header h;
@@ -1267,8 +1296,9 @@ rb_encode(struct tr_reader *r, struct tp_out *out,
 
 	memset(&x, 0, sizeof x);
 	memset(st, 0, sizeof *st);
+	r->err = err;
 	x.r = r;
-	x.err = r->err;
+	x.err = err;
 	x.opts = opts;
 	x.st = st;
 	idmap_init(&x.thr);

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "format.h"
+#include "json.h"
 #include "text.h"
 #include "trac.h"
 
@@ -224,7 +226,6 @@ wrptr(unsigned char *p, uint64_t v, unsigned ps)
 enum { JSON_OK, JSON_CORRUPT, JSON_NUL, JSON_UTF8 };
 
 struct json_info {
-	const char *base;	/* the JSON text */
 	int status;		/* JSON_OK or what is wrong */
 	size_t errpos;		/* where, for JSON_NUL and JSON_UTF8 */
 	const char *archv;	/* the arch value as written, or NULL */
@@ -237,196 +238,26 @@ struct json_info {
 	int compression_set;	/* compression is not the empty string */
 };
 
-static const char *
-json_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Length of the UTF-8 sequence at p, or 0 when it is not valid. */
+/* The arch string unescaped into out when it is short ASCII, else SIZE_MAX. */
 static size_t
-utf8_len(const unsigned char *p, const unsigned char *e)
+arch_string(const char *v, const char *ve, char *out, size_t cap)
 {
-	uint32_t c;
-	size_t n, i;
+	size_t n = *v == '"' ? tp_json_unescape(v, ve, out, cap) : SIZE_MAX, i;
 
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, c = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, c = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, c = p[0] & 0x07u;
-	else
-		return 0;
-	if ((size_t)(e - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/* p at '"'; returns the end after the closing quote, or NULL. */
-static const char *
-json_string(const char *p, const char *e, struct json_info *ji)
-{
-	for (p++; p < e;) {
-		size_t n;
-		if (*p == '"')
-			return p + 1;
-		if (*p == '\\') {
-			p += 2;
-			continue;
-		}
-		if ((n = utf8_len((const unsigned char *)p,
-		    (const unsigned char *)e)) == 0) {
-			ji->status = JSON_UTF8;
-			ji->errpos = (size_t)(p - ji->base);
-			return NULL;
-		}
-		p += n;
-	}
-	return NULL;
-}
-
-static const char *
-json_lit(const char *p, const char *e, const char *lit, size_t n)
-{
-	return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
-}
-
-static const char *
-json_digits(const char *p, const char *e)
-{
-	const char *s = p;
-
-	while (p < e && *p >= '0' && *p <= '9')
-		p++;
-	return p > s ? p : NULL;
-}
-
-/* number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ e [+-] 1*DIGIT ] */
-static const char *
-json_number(const char *p, const char *e)
-{
-	if (p < e && *p == '-')
-		p++;
-	if (p < e && *p == '0')
-		p++;
-	else if ((p = json_digits(p, e)) == NULL)
-		return NULL;
-	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
-		return NULL;
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < e && (*p == '+' || *p == '-'))
-			p++;
-		if ((p = json_digits(p, e)) == NULL)
-			return NULL;
-	}
-	return p;
-}
-
-static const char *
-json_value(const char *p, const char *e, int depth, struct json_info *ji)
-{
-	if (p >= e || depth > 64)
-		return NULL;
-	switch (*p) {
-	case '"':
-		return json_string(p, e, ji);
-	case 't':
-		return json_lit(p, e, "true", 4);
-	case 'f':
-		return json_lit(p, e, "false", 5);
-	case 'n':
-		return json_lit(p, e, "null", 4);
-	case '{':
-	case '[': {
-		char close = *p == '{' ? '}' : ']';
-		int obj = *p == '{';
-		p = json_ws(p + 1, e);
-		if (p < e && *p == close)
-			return p + 1;
-		for (;;) {
-			if (obj) {
-				if (p >= e || *p != '"' ||
-				    (p = json_string(p, e, ji)) == NULL)
-					return NULL;
-				p = json_ws(p, e);
-				if (p >= e || *p != ':')
-					return NULL;
-				p = json_ws(p + 1, e);
-			}
-			if ((p = json_value(p, e, depth + 1, ji)) == NULL)
-				return NULL;
-			p = json_ws(p, e);
-			if (p < e && *p == ',') {
-				p = json_ws(p + 1, e);
-				continue;
-			}
-			if (p < e && *p == close)
-				return p + 1;
-			return NULL;
-		}
-	}
-	default:
-		return json_number(p, e);
-	}
-}
-
-/*
- * The content of the JSON string [v, ve) unescaped into out, or SIZE_MAX
- * when it is longer than cap or not ASCII (no arch name then).
- */
-static size_t
-json_small_string(const char *v, const char *ve, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	for (v++, ve--; v < ve; v++) {
-		unsigned c = (unsigned char)*v;
-		if (c == '\\' && v + 5 < ve && v[1] == 'u') {
-			int i, h;
-			for (c = 0, i = 2; i < 6; i++) {
-				if ((h = tp_hexval(v[i])) < 0)
-					return SIZE_MAX;
-				c = c << 4 | (unsigned)h;
-			}
-			v += 5;
-		} else if (c == '\\') {
-			switch (c = (unsigned char)*++v) {
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			default: break;	/* Qt takes any other as itself */
-			}
-		}
-		if (c == 0 || c > 0x7f || n == cap)
-			return SIZE_MAX;
-		out[n++] = (char)c;
-	}
+	for (i = 0; n != SIZE_MAX && i < n; i++)
+		if (out[i] == 0 || (unsigned char)out[i] > 0x7f)
+			n = SIZE_MAX;
 	return n;
 }
 
 static void
 json_scan(const char *s, size_t n, struct json_info *ji)
 {
-	const char *b = s, *e = s + n, *p, *end;
+	const char *b = s, *e = s + n, *p, *k, *v, *ve;
+	struct tp_json j;
+	size_t kn;
 
 	memset(ji, 0, sizeof *ji);
-	ji->base = s;
 	ji->archlen = SIZE_MAX;
 	/* x64dbg's writer measures the JSON with strlen(): no NUL in it. */
 	if ((p = memchr(s, '\0', n)) != NULL) {
@@ -436,25 +267,20 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 	}
 	if (n >= 3 && memcmp(s, "\357\273\277", 3) == 0)
 		b += 3;		/* a byte order mark, which Qt skips */
-	p = json_ws(b, e);
-	if (p >= e || *p != '{' || (end = json_value(p, e, 0, ji)) == NULL ||
-	    json_ws(end, e) != e) {
-		if (ji->status != JSON_UTF8)
-			ji->status = JSON_CORRUPT;
+	p = tp_json_ws(b, e);
+	if (tp_json_check(&j, b, (size_t)(e - b), TP_JSON_LAX) < 0 ||
+	    *p != '{') {
+		ji->status = j.status == TP_JSON_UTF8 ? JSON_UTF8 : JSON_CORRUPT;
+		ji->errpos = (size_t)(b - s) + j.pos;
 		return;
 	}
 	/* Valid: walk the top-level members. */
-	p = json_ws(p + 1, e);
-	while (p < e && *p == '"') {
-		const char *k = p + 1, *ke = json_string(p, e, ji), *v, *ve;
-		size_t kn = (size_t)(ke - 1 - k);
-		v = json_ws(json_ws(ke, e) + 1, e);
-		ve = json_value(v, e, 1, ji);
+	while (tp_json_member(&p, e, &k, &kn, &v, &ve)) {
 		if (kn == 4 && memcmp(k, "arch", 4) == 0) {
 			ji->archv = v;
 			ji->archvlen = (size_t)(ve - v);
-			ji->archlen = *v == '"' ? json_small_string(v, ve,
-			    ji->arch, sizeof ji->arch) : SIZE_MAX;
+			ji->archlen = arch_string(v, ve, ji->arch,
+			    sizeof ji->arch);
 		} else if (kn == 3 && memcmp(k, "ver", 3) == 0) {
 			char num[32];
 			size_t vn = (size_t)(ve - v);
@@ -470,9 +296,6 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 			ji->has_compression = 1;
 			ji->compression_set = !(ve - v == 2 && *v == '"');
 		}
-		p = json_ws(ve, e);
-		if (p < e && *p == ',')
-			p = json_ws(p + 1, e);
 	}
 }
 
@@ -1165,6 +988,23 @@ fail:
 	return -1;
 }
 
+/*
+ * The magic alone says TRAC: a file that starts with it and is broken
+ * after is still a trace for trac2txt to diagnose.
+ */
+int
+trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
+{
+	if (detailsz > 0)
+		detail[0] = '\0';
+	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
+		return TP_PROBE_NO;
+	if (n >= 8 && detailsz > 0)
+		snprintf(detail, detailsz, "JSON header of %lu bytes",
+		    (unsigned long)rd32(p + 4));
+	return TP_PROBE_YES;
+}
+
 /* ---------------------------------------------------------------- encoder */
 
 #define MAX_FIELDS TR_MAXFIELDS
@@ -1177,7 +1017,7 @@ struct enc {
 	const struct trac_enc_opts *opts;
 	struct trac_enc_stats *st;
 	struct tp_out *out;
-	struct tr_reader r;
+	struct tr_reader *r;
 	struct tr_rec *rec;
 	unsigned char *buf;	/* JSON and user payloads */
 	size_t bufcap;
@@ -1215,7 +1055,7 @@ grow(struct enc *e, size_t n)
 	if (n <= e->bufcap)
 		return 0;
 	if ((nb = realloc(e->buf, n)) == NULL)
-		return tp_fail(e->r.err, TP_EXIT_FAIL, "out of memory");
+		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 	e->buf = nb;
 	e->bufcap = n;
 	return 0;
@@ -1229,7 +1069,7 @@ skip(struct enc *e, const char *fmt, const char *what, size_t n)
 
 	snprintf(why, sizeof why, fmt, (int)(n > 40 ? 40 : n), what);
 	if (e->opts->strict)
-		return tr_fail(&e->r, e->rec, NULL, "%s: not expressible in an "
+		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in an "
 		    "x64dbg trace", why);
 	if (e->st->skipped++ == 0) {
 		e->st->first_skip_line = e->rec->lineno;
@@ -1242,7 +1082,7 @@ static int
 field_u64(struct enc *e, const struct tr_field *f, uint64_t *v)
 {
 	if (tp_parse_u64(f->val, f->vallen, v) < 0)
-		return tr_u64(&e->r, e->rec, f, v);
+		return tr_u64(e->r, e->rec, f, v);
 	return 0;
 }
 
@@ -1251,9 +1091,9 @@ static int
 field_ptr(struct enc *e, const struct tr_field *f, uint64_t *v)
 {
 	if (tp_parse_u64(f->val, f->vallen, v) < 0)
-		return tr_u64(&e->r, e->rec, f, v);
+		return tr_u64(e->r, e->rec, f, v);
 	if (e->a->ptrsize == 4 && *v > 0xffffffffu)
-		return tr_fail(&e->r, e->rec, f, "does not fit in 32 bits "
+		return tr_fail(e->r, e->rec, f, "does not fit in 32 bits "
 		    "(arch x86)");
 	return 0;
 }
@@ -1291,41 +1131,41 @@ header_record(struct enc *e)
 	size_t n = 0;
 
 	if (fa != NULL && (a = trac_arch_find(fa->val, fa->vallen)) == NULL)
-		return tr_fail(&e->r, e->rec, fa, "unsupported arch (x64 or x86 "
+		return tr_fail(e->r, e->rec, fa, "unsupported arch (x64 or x86 "
 		    "expected)");
 	if (fj != NULL) {
 		if (grow(e, fj->vallen + 1) < 0 ||
-		    tr_str(&e->r, e->rec, fj, e->buf, e->bufcap, &n) < 0)
+		    tr_str(e->r, e->rec, fj, e->buf, e->bufcap, &n) < 0)
 			return -1;
 		if (n > 0x7fffffff)
-			return tr_fail(&e->r, e->rec, fj, "too long");
+			return tr_fail(e->r, e->rec, fj, "too long");
 		/* Write no header that x64dbg and trac2txt would refuse. */
 		json_scan((char *)e->buf, n, &ji);
 		if (ji.status != JSON_OK)
-			return tr_fail(&e->r, e->rec, fj, "%s",
+			return tr_fail(e->r, e->rec, fj, "%s",
 			    ji.status == JSON_CORRUPT ? "not a JSON object" :
 			    ji.status == JSON_NUL ? "a NUL byte in the JSON" :
 			    "not UTF-8 in a JSON string");
 		if (!ji.has_ver || !ji.ver_one)
-			return tr_fail(&e->r, e->rec, fj, "\"ver\" is not the "
+			return tr_fail(e->r, e->rec, fj, "\"ver\" is not the "
 			    "number 1");
 		if (ji.archv == NULL || !ji.has_compression)
-			return tr_fail(&e->r, e->rec, fj, "no \"%s\" key",
+			return tr_fail(e->r, e->rec, fj, "no \"%s\" key",
 			    ji.archv == NULL ? "arch" : "compression");
 		if (ji.archlen == SIZE_MAX ||
 		    (ja = trac_arch_find(ji.arch, ji.archlen)) == NULL)
-			return tr_fail(&e->r, e->rec, fj, "the JSON's arch is "
+			return tr_fail(e->r, e->rec, fj, "the JSON's arch is "
 			    "not \"x64\" or \"x86\"");
 		if (a == NULL)
 			a = ja;
 		if (ja != a)
-			return tr_fail(&e->r, e->rec, fa, "disagrees with the "
+			return tr_fail(e->r, e->rec, fa, "disagrees with the "
 			    "JSON header's arch %s", ja->name);
 	}
 	if (e->header_done) {
 		/* Appended sessions share the file's one header and arch. */
 		if (a != NULL && a != e->a)
-			return tr_fail(&e->r, e->rec, fa != NULL ? fa : fj,
+			return tr_fail(e->r, e->rec, fa != NULL ? fa : fj,
 			    "arch %s after blocks of arch %s: one trace file "
 			    "holds one architecture", a->name, e->a->name);
 		return skip(e, "%.*s record after the first block", "trac-header",
@@ -1466,7 +1306,7 @@ insn_record(struct enc *e)
 			if (field_u64(e, f, &v) < 0)
 				return -1;
 			if (v > 0xffffffffu)
-				return tr_fail(&e->r, rec, f, "thread id does "
+				return tr_fail(e->r, rec, f, "thread id does "
 				    "not fit in 32 bits");
 			e->ptid = (uint32_t)v;
 			e->have_ptid = 1;
@@ -1492,14 +1332,14 @@ insn_record(struct enc *e)
 			    memcmp(f->val, "noflag", 6) == 0)
 				e->tidmode = TID_NOFLAG;
 			else
-				return tr_fail(&e->r, rec, f, "expected 0, 1 "
+				return tr_fail(e->r, rec, f, "expected 0, 1 "
 				    "or noflag");
 			continue;
 		} else if (f->keylen == 4 && memcmp(k, "rsvd", 4) == 0) {
 			if (field_u64(e, f, &v) < 0)
 				return -1;
 			if (v & ~(uint64_t)TRAC_FLAG_RSVD)
-				return tr_fail(&e->r, rec, f, "only flag bits "
+				return tr_fail(e->r, rec, f, "only flag bits "
 				    "4-6 (0x70) are reserved");
 			e->rsvd = (unsigned)v;
 			continue;
@@ -1525,13 +1365,13 @@ insn_record(struct enc *e)
 		 * bytes, so it gets a nop, counted (an error with --strict).
 		 */
 		if (e->opts->strict)
-			return tr_fail(&e->r, rec, NULL, "insn record without "
+			return tr_fail(e->r, rec, NULL, "insn record without "
 			    "opcode bytes: an x64dbg trace needs 1 to 15");
 		if (e->st->no_opcode++ == 0)
 			e->st->first_no_opcode_line = rec->lineno;
 		e->op[0] = TRAC_NO_OPCODE;
 		n = 1;
-	} else if (tr_bytes(&e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
+	} else if (tr_bytes(e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
 	    &n) < 0) {
 		return -1;
 	}
@@ -1638,7 +1478,7 @@ access_record(struct enc *e, int write)
 				if (field_u64(e, f, &flags) < 0)
 					return -1;
 				if (flags > 0xff)
-					return tr_fail(&e->r, rec, f, "not a "
+					return tr_fail(e->r, rec, f, "not a "
 					    "flag byte");
 			}
 			break;
@@ -1656,7 +1496,7 @@ access_record(struct enc *e, int write)
 	if (count == 1 && ((old | nv) & ~mask) != 0) {
 		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
 		    "old" : "new");
-		return tr_fail(&e->r, rec, f, "does not fit in 32 bits (arch "
+		return tr_fail(e->r, rec, f, "does not fit in 32 bits (arch "
 		    "x86)");
 	}
 	for (i = 0; i < count; i++) {
@@ -1690,24 +1530,24 @@ user_record(struct enc *e)
 	size_t n = 0;
 
 	if (ft == NULL)
-		return tr_fail(&e->r, e->rec, NULL, "trac-user without type");
+		return tr_fail(e->r, e->rec, NULL, "trac-user without type");
 	if (field_u64(e, ft, &type) < 0)
 		return -1;
 	if (type < 0x80 || type > 0xff)
-		return tr_fail(&e->r, e->rec, ft, "user block types are 0x80 "
+		return tr_fail(e->r, e->rec, ft, "user block types are 0x80 "
 		    "to 0xff");
 	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
-	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
 		return -1;
 	size = n;
 	if (fs != NULL) {
 		if (field_u64(e, fs, &size) < 0)
 			return -1;
 		if (size > 0xffffffffu)
-			return tr_fail(&e->r, e->rec, fs, "more than a 32-bit "
+			return tr_fail(e->r, e->rec, fs, "more than a 32-bit "
 			    "length");
 		if (size < n)
-			return tr_fail(&e->r, e->rec, fs, "less than the %zu "
+			return tr_fail(e->r, e->rec, fs, "less than the %zu "
 			    "bytes of data", n);
 	}
 	flush_insn(e);
@@ -1731,13 +1571,13 @@ user_data_record(struct enc *e)
 	size_t n = 0;
 
 	if (e->user_left == 0)
-		return tr_fail(&e->r, e->rec, NULL, "trac-user-data without a "
+		return tr_fail(e->r, e->rec, NULL, "trac-user-data without a "
 		    "trac-user whose size= it completes");
 	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
-	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
 		return -1;
 	if (n > e->user_left)
-		return tr_fail(&e->r, e->rec, fd, "%zu bytes, more than the "
+		return tr_fail(e->r, e->rec, fd, "%zu bytes, more than the "
 		    "%llu the user block of line %llu still needs", n,
 		    (unsigned long long)e->user_left,
 		    (unsigned long long)e->user_line);
@@ -1750,10 +1590,10 @@ user_data_record(struct enc *e)
 static int
 user_incomplete(struct enc *e, uint64_t lineno)
 {
-	e->r.err->line = lineno;
-	e->r.err->col = 0;
-	e->r.err->offset = TP_NONE;
-	return tp_fail(e->r.err, TP_EXIT_DATA, "the user block of line %llu "
+	e->r->err->line = lineno;
+	e->r->err->col = 0;
+	e->r->err->offset = TP_NONE;
+	return tp_fail(e->r->err, TP_EXIT_DATA, "the user block of line %llu "
 	    "(size=%llu) lacks %llu bytes: trac-user-data records expected",
 	    (unsigned long long)e->user_line,
 	    (unsigned long long)e->user_size,
@@ -1766,7 +1606,7 @@ encode_records(struct enc *e)
 	struct tr_rec *rec = e->rec;
 	int rc;
 
-	while ((rc = tr_next(&e->r, rec)) > 0) {
+	while ((rc = tr_next(e->r, rec)) > 0) {
 		const char *k = rec->kind;
 		e->st->records++;
 		if (rec->kindlen == 14 && memcmp(k, "trac-user-data", 14) == 0) {
@@ -1799,7 +1639,7 @@ encode_records(struct enc *e)
 	if (rc < 0)
 		return -1;
 	if (e->user_left > 0)
-		return user_incomplete(e, e->r.lineno);
+		return user_incomplete(e, e->r->lineno);
 	if (!e->header_done)
 		default_header(e);
 	flush_insn(e);
@@ -1807,7 +1647,7 @@ encode_records(struct enc *e)
 }
 
 int
-trac_encode(struct tp_in *in, struct tp_out *out,
+trac_encode(struct tr_reader *r, struct tp_out *out,
     const struct trac_enc_opts *opts, struct trac_enc_stats *st,
     struct tp_err *err)
 {
@@ -1825,8 +1665,8 @@ trac_encode(struct tp_in *in, struct tp_out *out,
 	e->opts = opts;
 	e->st = st;
 	e->out = out;
-	tr_init(&e->r, in);
-	e->r.err = err;
+	r->err = err;
+	e->r = r;
 	rc = encode_records(e);
 	free(e->buf);
 	free(e->rec);

@@ -3,10 +3,6 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "wtf.h"
 
@@ -29,17 +25,26 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
 
-static struct wtf_enc_opts opts;
-static struct wtf_enc_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	struct tr_reader r;
+	const struct wtf_enc_stats *st = stats;
 
-	(void)ctx;
-	tr_init(&r, in);
-	return wtf_encode(&r, out, &opts, &st, err);
+	if (failed)
+		return;
+	if (st->skipped > 0)
+		tp_warn("%llu records skipped that a WTF trace cannot hold "
+		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
+		    (unsigned long long)st->first_skip_line, st->first_skip);
+	if (st->inferred > 0)
+		tp_note("%llu event definitions inferred from the events",
+		    (unsigned long long)st->inferred);
+	tp_note("%s trace: %llu records read, %llu written (%llu zone records "
+	    "added), %llu skipped", st->version == WTF_LEGACY_VERSION ?
+	    "legacy v3" : "chunked v10", (unsigned long long)st->records,
+	    (unsigned long long)st->events,
+	    (unsigned long long)st->zones_added,
+	    (unsigned long long)st->skipped);
 }
 
 int
@@ -50,10 +55,11 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct wtf_enc_opts opts;
+	static struct wtf_enc_stats st;
+	struct tp_job job = { .format = "wtf", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
@@ -61,25 +67,7 @@ main(int argc, char **argv)
 		if (c == 's')
 			opts.strict = 1;
 		else
-			tp_opt_common(c, &com, help);
+			tp_opt_common(c, &job.com, help);
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
-	if (status != TP_EXIT_OK)
-		return status;
-	if (st.skipped > 0)
-		tp_warn("%llu records skipped that a WTF trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
-		    (unsigned long long)st.first_skip_line, st.first_skip);
-	if (st.inferred > 0)
-		tp_note("%llu event definitions inferred from the events",
-		    (unsigned long long)st.inferred);
-	tp_note("%s trace: %llu records read, %llu written (%llu zone records "
-	    "added), %llu skipped", st.version == 3 ? "legacy v3" :
-	    "chunked v10", (unsigned long long)st.records,
-	    (unsigned long long)st.events,
-	    (unsigned long long)st.zones_added,
-	    (unsigned long long)st.skipped);
-	return TP_EXIT_OK;
+	return tp_run(&job, argc - optind, argv + optind);
 }
