@@ -13,12 +13,14 @@
 #include "rapidstd.h"
 #include "trac.h"
 #include "ucir.h"
+#include "wtf.h"
 
 TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)
 TP_FORMAT_ADAPT(std)
 TP_FORMAT_ADAPT(dial9)
 TP_FORMAT_ADAPT(ucir)
+TP_FORMAT_ADAPT(wtf)
 
 /* The decoders' options that any2txt passes through, as their mains spell them. */
 static const struct tp_dec_flag trac_flags[] = {
@@ -55,6 +57,7 @@ const struct tp_format tp_formats[] = {
 	    ".trc", 0, dial9_flags),
 	TP_FORMAT_ROW_FLAGS(ucir, "a Usercorn trace (UCIR: replay or trace "
 	    "format)", ".ucir", 0, ucir_flags),
+	TP_FORMAT_ROW(wtf, "a Web Tracing Framework trace", ".wtf-trace", 0),
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
 };
 
