@@ -262,7 +262,7 @@ fmt_str(char *dst, const char *s, size_t n, int quote)
 	len = o.len;
 	memcpy(dst, o.buf, len);
 	o.len = 0;
-	tp_out_close(&o, 0);
+	tp_out_close(&o, 0, NULL);
 	return len;
 }
 
