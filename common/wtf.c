@@ -2017,7 +2017,8 @@ buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (grow(&b->b, &b->cap, b->len + n) < 0)
 		return -1;
-	memcpy(b->b + b->len, p, n);
+	if (n > 0)	/* p may be NULL for nothing (a null string) */
+		memcpy(b->b + b->len, p, n);
 	b->len += n;
 	return 0;
 }
