@@ -31,6 +31,12 @@ same_file() {
 	if cmp -s "$1" "$2"; then ok 0 "$3"
 	else ok 1 "$3"; cmp "$1" "$2" 2>&1 | sed 's/^/#   /' | head -5; fi
 }
+# rss_ok PROG: PROG's peak memory can be measured here (GNU time, and no
+# AddressSanitizer, whose shadow memory is no measure of ours).
+rss_ok() {
+	! grep -q __asan_init "$(command -v "$1")" 2>/dev/null &&
+	    [ -x /usr/bin/time ] && /usr/bin/time -f %M true 2>/dev/null
+}
 skip() { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$2" "$1"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
 
