@@ -82,6 +82,14 @@ main(int argc, char **argv)
 		    "one-byte opcode %02x (nop) (first: line %llu)",
 		    (unsigned long long)st.no_opcode, TRAC_NO_OPCODE,
 		    (unsigned long long)st.first_no_opcode_line);
+	if (st.unknown > 0)
+		tp_warn("%llu instruction%s with registers that the stream does "
+		    "not give (lines of their thread are missing; first: line "
+		    "%llu, %u register%s): their register state is a guess "
+		    "(--strict refuses)", (unsigned long long)st.unknown,
+		    st.unknown == 1 ? "" : "s",
+		    (unsigned long long)st.first_unknown_line,
+		    st.first_unknown_regs, st.first_unknown_regs == 1 ? "" : "s");
 	if (st.dump_added)
 		tp_note("the stream did not start with a full register dump: "
 		    "the first instruction was written as one");

@@ -61,7 +61,7 @@ txt2trac: 1 insn records without opcode bytes were given the one-byte opcode 90 
 trac2txt c.trace | sed -n '3,$p' > out.txt
 is "$(cat out.txt)" "read tid=1 seq=0 pc=0x1000 addr=0x2000 size=8 old=0x0
 write tid=1 seq=0 pc=0x1000 addr=0x2008 size=8 old=0x1 new=0x2
-insn seq=1 tid=2 pc=0x1001 bytes=c3 rip=0x1001
+insn seq=1 tid=2 pc=0x1001 bytes=c3 tprev=none rip=0x1001
 write tid=2 seq=1 pc=0x1001 addr=0x3000 size=8 old=0x0 new=0x0
 insn seq=2 tid=2 pc=0x1002 bytes=90 rip=0x1002
 read tid=2 seq=2 pc=0x1002 addr=0x4000 size=8 old=0x1" \
