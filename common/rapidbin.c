@@ -190,6 +190,8 @@ rb_rec_kind(const struct tr_rec *rec)
 		return op_of_kind[kind];
 	if (rec->kindlen == 15 && memcmp(rec->kind, "rapidbin-header", 15) == 0)
 		return RB_K_HEADER;
+	if (rec->kindlen == 12 && memcmp(rec->kind, "rapidbin-end", 12) == 0)
+		return RB_K_END;
 	return RB_K_OTHER;
 }
 
@@ -397,6 +399,13 @@ decode_events(struct tp_in *in, struct tp_out *out,
 			if (avail == 0)
 				break;
 			st->events = index;
+			if (opts->allow_truncated) {
+				/* A writer stopped in the middle of a word. */
+				st->truncated_at = tp_in_offset(in);
+				st->truncated_bytes = (unsigned)avail;
+				in->pos += (size_t)avail;
+				return 0;
+			}
 			err->offset = tp_in_offset(in);
 			err->index = index;
 			err->unit = "event";
@@ -456,6 +465,7 @@ rb_decode(struct tp_in *in, struct tp_out *out,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	st->truncated_at = TP_NONE;
 	rc = tp_in_exact(in, hb, sizeof hb, "header");
 	if (rc <= 0) {
 		if (rc == 0) {
@@ -483,6 +493,16 @@ rb_decode(struct tp_in *in, struct tp_out *out,
 			err->offset = tp_in_offset(in);
 			rc = -1;
 		}
+	}
+	if (rc == 0 && st->events != HDR_EVENTS(&st->header)) {
+		/*
+		 * The header does not count the events the file holds: say
+		 * how many it held, so that the encoder can tell this stream
+		 * untouched (header as stored) from a filtered one (counted).
+		 */
+		tw_begin(out, "rapidbin-end");
+		tw_u64(out, "events", st->events);
+		tw_end(out);
 	}
 	st->threads = cnt.threads.count;
 	st->locks = cnt.locks.count;
@@ -743,6 +763,8 @@ struct enc {
 
 	struct rb_header hrec;	/* the first rapidbin-header record */
 	int nhrec;
+	uint64_t end_events;	/* the last rapidbin-end record's events= */
+	int nend;
 
 	/* First pass: which values do not fit. */
 	int tid_over, addr_over, pc_over;	/* tid and child, addr, pc */
@@ -894,6 +916,9 @@ enc_read(struct enc *x)
 			rc = enc_record(x, rec, k);
 		else if (k == RB_K_HEADER)
 			rc = enc_header(x, rec);
+		else if (k == RB_K_END)
+			rc = (x->nend++, tr_get_u64(x->r, rec, "events",
+			    &x->end_events, 1));
 		else
 			rc = enc_skip(x, rec);
 		if (rc < 0)
@@ -1284,11 +1309,14 @@ rb_encode(struct tr_reader *r, struct tp_out *out,
 
 	/*
 	 * A header record is written as stored when the stream still holds
-	 * exactly the events it describes (an unfiltered decode; the count's
-	 * sign bit, which readers clear, may be set); otherwise the counts
-	 * are taken again, as Wasmgrind does: distinct ids.
+	 * exactly the events of its file: the header's count (its sign bit,
+	 * which readers clear, may be set), or a rapidbin-end record's where
+	 * the file held another number.  Otherwise the stream was filtered,
+	 * and the counts are taken again, as Wasmgrind does: distinct ids.
 	 */
-	as_stored = x.nhrec == 1 && HDR_EVENTS(&x.hrec) == st->events;
+	st->file_events = x.nend > 0 ? x.end_events : HDR_EVENTS(&x.hrec);
+	as_stored = x.nhrec == 1 && x.nend <= 1 &&
+	    st->file_events == st->events;
 	st->header_record = x.nhrec == 0 ? 0 : as_stored ? 1 : 2;
 	st->header_record_events = x.hrec.events;
 	x.use_thr = x.dense_thr || !as_stored || opts->meta;

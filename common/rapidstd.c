@@ -152,7 +152,7 @@ rs_txt2std(struct tr_reader *r, struct tp_out *out,
 		int k = rb_rec_kind(rec);
 		char *p;
 
-		if (k == RB_K_HEADER)
+		if (k == RB_K_HEADER || k == RB_K_END)
 			continue;
 		if (k == RB_K_OTHER) {
 			if (st->skipped++ == 0) {

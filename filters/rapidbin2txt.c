@@ -20,6 +20,8 @@ static const char help[] =
     "  -s, --strict       apply Wasmgrind's rules: the header's thread, lock\n"
     "                     and variable counts must equal the distinct ids in\n"
     "                     the trace, and its event count the events\n"
+    "  -t, --allow-truncated  end quietly at a cut last event (a writer\n"
+    "                     stopped in the middle of a word)\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
     "  -v, --verbose      compare the header with the trace and say so\n"
@@ -42,6 +44,11 @@ report(const struct rb_dec_stats *st, int failed)
 		    (unsigned long long)st->bit63);
 	if (!st->have_header)
 		return;
+	if (st->truncated_at != TP_NONE)
+		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
+		    "dropped (--allow-truncated)",
+		    (unsigned long long)st->truncated_at, st->truncated_bytes,
+		    st->truncated_bytes == 1 ? "" : "s");
 	/* Lenient, as RAPID is, but a short file is worth a word. */
 	if (st->events < events && !failed)
 		tp_warn("the header says events=%llu but the file ends after "
@@ -59,7 +66,7 @@ report(const struct rb_dec_stats *st, int failed)
 		    "(lenient: read to the end of the file)");
 }
 
-static struct rb_dec_opts opts = { 0, 0 };
+static struct rb_dec_opts opts = { 0, 0, 0 };
 static struct rb_dec_stats st;
 
 static int
@@ -75,6 +82,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		TP_COMMON_LONGOPTS,
 		{ "strict", no_argument, NULL, 's' },
+		{ "allow-truncated", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
@@ -83,10 +91,12 @@ main(int argc, char **argv)
 	int c, status;
 
 	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "st", longopts,
 	    NULL)) != -1) {
 		if (c == 's')
 			opts.strict = 1;
+		else if (c == 't')
+			opts.allow_truncated = 1;
 		else
 			tp_opt_common(c, &com, help);
 	}

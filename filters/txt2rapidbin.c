@@ -47,10 +47,12 @@ report(const struct rb_enc_stats *st)
 		    (unsigned long long)st->skipped, st->first_skipped_kind,
 		    (unsigned long long)st->first_skipped_line);
 	if (st->header_record == 2)
-		tp_note("the rapidbin-header record says events=%llu but %llu "
-		    "events were encoded: header counted again",
-		    (unsigned long long)st->header_record_events,
-		    (unsigned long long)st->events);
+		tp_note("the decoded file held %llu event%s but %llu %s "
+		    "encoded: header counted again",
+		    (unsigned long long)st->file_events,
+		    st->file_events == 1 ? "" : "s",
+		    (unsigned long long)st->events,
+		    st->events == 1 ? "was" : "were");
 	for (int i = 0; i < 4; i++)
 		if (dense[i])
 			tp_note("%s renumbered densely in order of first "

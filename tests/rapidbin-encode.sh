@@ -114,7 +114,7 @@ is "$(enc_text "rapidbin-header threads=9 locks=9 vars=9 events=1
 rapidbin-header threads=9 locks=9 vars=9 events=1
 acquire tid=0 lock=0 loc=1" | head -1)" "rapidbin-header threads=1 locks=1 vars=0 events=1" "two header records (concatenated streams): recounted"
 printf 'rapidbin-header threads=9 locks=9 vars=9 events=5\nread tid=0 var=0\n' | txt2rapidbin -v 2>&1 >/dev/null | head -1 > err.txt
-is "$(cat err.txt)" "txt2rapidbin: the rapidbin-header record says events=5 but 1 events were encoded: header counted again" "-v: recount note"
+is "$(cat err.txt)" "txt2rapidbin: the decoded file held 5 events but 1 was encoded: header counted again" "-v: recount note"
 
 # Distinct counts as Wasmgrind makes them: fork and join targets count as
 # threads; a begin without loc gets loc 0; hex values are accepted.
