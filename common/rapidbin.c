@@ -772,6 +772,7 @@ struct enc {
 
 	/* Decisions. */
 	int dense_thr, dense_lock, dense_var, dense_loc;
+	int counting;		/* the pass that counts for the header */
 
 	/* Maps: value -> first-appearance id (dense), or distinct sets. */
 	struct idmap thr, lock, var, varval, loc, shared;
@@ -977,10 +978,35 @@ map_fail(struct enc *x, const struct raw_event *e, const char *msg)
 	return tp_fail(x->err, TP_EXIT_DATA, "%s", msg);
 }
 
+/*
+ * Renumbered ids that do not all fit a field (more than max + 1 of them):
+ * the first max keep their own, every later one shares max.  Returns 1
+ * where id is folded (in the writing pass, when the counting pass has
+ * seen them all), and counts the events that may be; an id beyond the
+ * field is an error under --strict.
+ */
+static int
+fold(struct enc *x, const struct raw_event *e, int64_t id, uint64_t max,
+    const struct idmap *m, uint64_t *events, const char *what)
+{
+	if ((uint64_t)id < max)
+		return 0;
+	if ((uint64_t)id > max && x->opts->strict)
+		return map_fail(x, e, what);
+	if (x->counting) {
+		(*events)++;
+		return 0;
+	}
+	return m->count > max + 1;
+}
+
 /* Map one raw event to the word's fields, recording ids in the maps in use. */
 static int
 enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 {
+	static const char many_threads[] = "strict: more than 1024 distinct "
+	    "threads: they do not fit RapidBin's 10-bit thread id";
+	struct rb_enc_stats *st = x->st;
 	int64_t id;
 
 	out->op = e->op;
@@ -992,16 +1018,27 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 	if (x->use_thr) {
 		if ((id = idmap_put(&x->thr, e->tid, 0, NULL)) < 0)
 			goto nomem;
-		if (x->dense_thr)
-			out->tid = (uint64_t)id;
+		if (x->dense_thr) {
+			int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
+			    &st->folded_thread_events, many_threads);
+			if (rc < 0)
+				return -1;
+			out->tid = rc ? RB_TID_MAX : (uint64_t)id;
+		}
 	}
 	switch (rb_decor_kind[e->op]) {
 	case RB_D_THREAD:
 		if (x->use_thr) {
 			if ((id = idmap_put(&x->thr, e->decor, 0, NULL)) < 0)
 				goto nomem;
-			if (x->dense_thr)
-				out->decor = (uint64_t)id;
+			if (x->dense_thr) {
+				/* A child beyond them is the shared thread. */
+				int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
+				    &st->folded_thread_events, many_threads);
+				if (rc < 0)
+					return -1;
+				out->decor = rc ? RB_TID_MAX : (uint64_t)id;
+			}
 		}
 		break;
 	case RB_D_LOCK:
@@ -1037,16 +1074,17 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 	} else if (x->use_loc) {
 		if ((id = idmap_put(&x->loc, e->loc, 0, NULL)) < 0)
 			goto nomem;
-		if (x->dense_loc)
-			out->loc = (uint64_t)id;
+		if (x->dense_loc) {
+			int rc = fold(x, e, id, RB_LOC_MAX, &x->loc,
+			    &st->folded_loc_events, "strict: more than 32768 "
+			    "distinct locations: they do not fit RapidBin's "
+			    "15-bit location (--no-pc leaves code addresses "
+			    "out)");
+			if (rc < 0)
+				return -1;
+			out->loc = rc ? RB_LOC_MAX : (uint64_t)id;
+		}
 	}
-	if (x->thr.count > RB_TID_MAX + 1 && x->dense_thr)
-		return map_fail(x, e, "more than 1024 distinct threads: "
-		    "they do not fit RapidBin's 10-bit thread id");
-	if (x->loc.count > RB_LOC_MAX + 1 && x->dense_loc)
-		return map_fail(x, e, "more than 32768 distinct locations: "
-		    "they do not fit RapidBin's 15-bit location (--no-pc "
-		    "leaves code addresses out)");
 	return 0;
 nomem:
 	return map_fail(x, e, "out of memory (or more than 2^32 distinct "
@@ -1068,20 +1106,32 @@ enc_count(struct enc *x, struct rb_header *h)
 
 	if (spool_rewind(&x->spool) < 0)
 		return -1;
+	x->counting = 1;
 	while ((rc = spool_next(&x->spool, &e)) > 0)
 		if (enc_map(x, &e, &m) < 0)
 			return -1;
+	x->counting = 0;
 	if (rc < 0)
 		return -1;
+	/* Ids beyond a field share its last value (fold()). */
+	if (x->dense_thr && x->thr.count > RB_TID_MAX + 1)
+		x->st->folded_threads = x->thr.count - RB_TID_MAX;
+	else
+		x->st->folded_thread_events = 0;
+	if (x->dense_loc && x->loc.count > RB_LOC_MAX + 1)
+		x->st->folded_locs = x->loc.count - RB_LOC_MAX;
+	else
+		x->st->folded_loc_events = 0;
 	x->use_thr = x->dense_thr;
 	x->use_lock = x->dense_lock;
 	x->use_var = x->dense_var;
 	x->use_loc = x->dense_loc;
 	x->use_varval = x->use_shared = 0;
-	if (x->thr.count > INT16_MAX)
+	if (x->thr.count > INT16_MAX && !x->dense_thr)
 		return tp_fail(x->err, TP_EXIT_DATA, "too many threads for "
 		    "the header");
-	h->threads = (uint16_t)x->thr.count;
+	h->threads = (uint16_t)(x->st->folded_threads > 0 ? RB_TID_MAX + 1 :
+	    x->thr.count);
 	h->locks = (uint32_t)x->lock.count;
 	h->vars = (uint32_t)(x->dense_var ? x->var.count : x->varval.count);
 	h->events = x->st->events;
@@ -1167,7 +1217,7 @@ row_cmp(const void *pa, const void *pb)
 
 /* The rows of a map sorted by trace id (the id itself when dense). */
 static struct meta_row *
-meta_rows(const struct idmap *m, int dense)
+meta_rows(const struct idmap *m, int dense, uint64_t max)
 {
 	struct meta_row *rows = malloc((m->count ? m->count : 1) *
 	    sizeof *rows);
@@ -1176,7 +1226,8 @@ meta_rows(const struct idmap *m, int dense)
 		return NULL;
 	for (size_t i = 0; i < m->count; i++) {
 		idmap_key(m, i, &rows[i].a, &rows[i].b);
-		rows[i].trace_id = dense ? i : rows[i].a;
+		rows[i].trace_id = !dense ? rows[i].a :
+		    i < max || m->count <= max + 1 ? i : max;
 	}
 	if (!dense)
 		qsort(rows, m->count, sizeof *rows, row_cmp);
@@ -1187,9 +1238,9 @@ enum meta_shape { M_PLAIN, M_MEMORY, M_LOCATION };
 
 static int
 meta_array(struct tp_out *o, const char *name, const struct idmap *m,
-    int dense, enum meta_shape shape, int last)
+    int dense, uint64_t max, enum meta_shape shape, int last)
 {
-	struct meta_row *rows = meta_rows(m, dense);
+	struct meta_row *rows = meta_rows(m, dense, max);
 
 	if (rows == NULL)
 		return -1;
@@ -1269,14 +1320,14 @@ static int
 enc_meta(struct enc *x, struct tp_out *o)
 {
 	js(o, "{\n");
-	if (meta_array(o, "thread_records", &x->thr, x->dense_thr, M_PLAIN,
-	    0) < 0 ||
-	    meta_array(o, "memory_records", &x->var, x->dense_var, M_MEMORY,
-	    0) < 0 ||
-	    meta_array(o, "lock_records", &x->lock, x->dense_lock, M_PLAIN,
-	    0) < 0 ||
+	if (meta_array(o, "thread_records", &x->thr, x->dense_thr,
+	    RB_TID_MAX, M_PLAIN, 0) < 0 ||
+	    meta_array(o, "memory_records", &x->var, x->dense_var,
+	    RB_DECOR_MAX, M_MEMORY, 0) < 0 ||
+	    meta_array(o, "lock_records", &x->lock, x->dense_lock,
+	    RB_DECOR_MAX, M_PLAIN, 0) < 0 ||
 	    meta_array(o, "location_records", &x->loc, x->dense_loc,
-	    M_LOCATION, 0) < 0 ||
+	    RB_LOC_MAX, M_LOCATION, 0) < 0 ||
 	    meta_shared(o, &x->shared) < 0)
 		return tp_fail(x->err, TP_EXIT_FAIL, "out of memory");
 	return 0;

@@ -155,6 +155,9 @@ struct rb_enc_stats {
 	uint64_t file_events;	/* the events the decoded file held */
 	struct rb_header header;	/* as written */
 	int dense_threads, dense_vars, dense_locks, dense_locs;
+	/* Renumbered ids beyond a field's width, sharing its last value. */
+	uint64_t folded_threads, folded_thread_events;
+	uint64_t folded_locs, folded_loc_events;
 };
 
 /*

@@ -53,6 +53,20 @@ report(const struct rb_enc_stats *st)
 		    st->file_events == 1 ? "" : "s",
 		    (unsigned long long)st->events,
 		    st->events == 1 ? "was" : "were");
+	if (st->folded_locs > 0)
+		tp_warn("%llu distinct locations: the first 32767 have their "
+		    "own, the other %llu share location 32767 (%llu event%s; "
+		    "--strict refuses)", (unsigned long long)(st->folded_locs +
+		    RB_LOC_MAX), (unsigned long long)st->folded_locs,
+		    (unsigned long long)st->folded_loc_events,
+		    st->folded_loc_events == 1 ? "" : "s");
+	if (st->folded_threads > 0)
+		tp_warn("%llu distinct threads: the first 1023 have their own, "
+		    "the other %llu share thread 1023 (%llu event%s; --strict "
+		    "refuses)", (unsigned long long)(st->folded_threads +
+		    RB_TID_MAX), (unsigned long long)st->folded_threads,
+		    (unsigned long long)st->folded_thread_events,
+		    st->folded_thread_events == 1 ? "" : "s");
 	for (int i = 0; i < 4; i++)
 		if (dense[i])
 			tp_note("%s renumbered densely in order of first "
