@@ -8,9 +8,10 @@ trac2txt t.trace64 > t.txt || exit 99
 txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
 rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
 
-# program, its input, whether its output is binary.  With -o, bad input
+# program, its input, whether its output is binary, whether it takes
+# several files.  With -o, bad input
 # leaves no file: the valid prefix goes only to standard output.
-while read -r prog input bin; do
+while read -r prog input bin multi; do
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
 	like "$($prog --version)" "$prog (tracepipe) *" "$prog --version"
@@ -25,8 +26,16 @@ while read -r prog input bin; do
 	same_file file.out dash.out "$prog: - is stdin"
 	$prog -o named.out "$input" 2>/dev/null
 	same_file file.out named.out "$prog -o FILE"
-	err=$($prog a b 2>&1); rc=$?
-	like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	if [ "$multi" = 1 ]; then
+		# Decoders read several files in turn, as cat does (txtfilter
+		# as grep does: its own tests).
+		$prog "$input" - "$input" < "$input" > multi.out 2>/dev/null
+		cat file.out file.out file.out > multi.want
+		same_file multi.out multi.want "$prog: several files are decoded in turn"
+	elif [ "$multi" = 0 ]; then
+		err=$($prog a b 2>&1); rc=$?
+		like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	fi
 	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 	rm -f never.out
 	# txtfilter judges only what it selects on: give it a selector.
@@ -44,13 +53,13 @@ while read -r prog input bin; do
 		    "$prog: refuses to write binary to a terminal"
 	fi
 done <<EOF2
-trac2txt t.trace64 0
-txt2trac t.txt 1
-txtfilter t.txt 0
-rapidbin2txt t.data 0
-txt2rapidbin r.txt 1
-txt2std r.txt 0
-std2txt t.std 0
+trac2txt t.trace64 0 1
+txt2trac t.txt 1 0
+txtfilter t.txt 0 -
+rapidbin2txt t.data 0 1
+txt2rapidbin r.txt 1 0
+txt2std r.txt 0 0
+std2txt t.std 0 1
 EOF2
 
 # Output larger than a pipe holds: a reader that goes away ends the program
