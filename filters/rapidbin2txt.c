@@ -37,21 +37,22 @@ report(const void *stats, int failed)
 	uint64_t events = h->events & INT64_MAX;
 
 	if (st->bit63 > 0)
-		tp_warn("%llu events have bit 63 set (bit63=1); RAPID and "
+		tp_warn("%llu event%s %s bit 63 set (bit63=1); RAPID and "
 		    "Wasmgrind readers ignore that bit",
-		    (unsigned long long)st->bit63);
+		    (unsigned long long)st->bit63, tp_s(st->bit63),
+		    st->bit63 == 1 ? "has" : "have");
 	if (!st->have_header)
 		return;
 	if (st->truncated_at != TP_NONE)
 		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
 		    "dropped (--allow-truncated)",
 		    (unsigned long long)st->truncated_at, st->truncated_bytes,
-		    st->truncated_bytes == 1 ? "" : "s");
+		    tp_s(st->truncated_bytes));
 	/* Lenient, as RAPID is, but a short file is worth a word. */
 	if (st->events < events && !failed)
 		tp_warn("the header says events=%llu but the file ends after "
-		    "%llu events (truncated?)", (unsigned long long)events,
-		    (unsigned long long)st->events);
+		    "%llu event%s (truncated?)", (unsigned long long)events,
+		    (unsigned long long)st->events, tp_s(st->events));
 	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
 	    (unsigned)h->threads, (unsigned long)h->locks,
 	    (unsigned long)h->vars, (unsigned long long)h->events);

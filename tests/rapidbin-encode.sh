@@ -144,4 +144,11 @@ is "$?:$(od -An -tx1 e.bin | tr -d ' \n')" "0:0000000000000000000000000000000000
 # Output to a file is written only on success.
 printf 'acquire tid=0 lock=17179869184\n' | txt2rapidbin -o bad.bin 2> /dev/null
 is "$?:$(ls bad.bin* 2> /dev/null)" "1:" "-o: no file left behind on error"
+# An empty result says so (unless -q).
+printf 'insn tid=1 pc=0x1\n' | txt2rapidbin 2> err.txt > e.bin
+is "$? $(cat err.txt)" '0 txt2rapidbin: skipped 1 record without a RapidBin meaning (the first: "insn" at line 1)
+txt2rapidbin: no event written: the trace is a header only (the stream held no event record)' \
+    "no event: warned once"
+printf 'insn tid=1 pc=0x1\n' | txt2rapidbin -q 2> err.txt > e.bin
+is "$? $(cat err.txt)" "0 " "-q: no warning"
 done_testing

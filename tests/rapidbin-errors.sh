@@ -85,7 +85,7 @@ ok $? "sign bits set: --strict compares 2 threads, 1 lock, 0 variables, 2 events
 txt2rapidbin out.txt | cmp -s - sign.bin
 ok $? "sign bits set: byte-identical round trip"
 head -c 26 sign.bin | rapidbin2txt > /dev/null 2> err.txt
-is "$(cat err.txt)" "rapidbin2txt: the header says events=2 but the file ends after 1 events (truncated?)" \
+is "$(cat err.txt)" "rapidbin2txt: the header says events=2 but the file ends after 1 event (truncated?)" \
     "sign bits set: a short file is measured against the cleared count"
 
 # Operations 10-15 are invalid: the event before is printed.

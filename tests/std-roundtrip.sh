@@ -30,8 +30,8 @@ same_file m.std mixed.std "spellings mixed in one file: each line comes back as 
 # Request and branch events: dropped with a count, or kept.
 txt2std b2.txt > d.std 2> err.txt
 is "$(grep -c 'req\|branch' d.std)" 0 "default: req and branch dropped"
-is "$(cat err.txt)" "txt2std: dropped 1 request events (mainline RAPID cannot parse req; --keep-request keeps them)
-txt2std: dropped 1 branch events (mainline RAPID cannot parse branch; --all keeps them)" "default: the drops are counted"
+is "$(cat err.txt)" "txt2std: dropped 1 request event (mainline RAPID cannot parse req; --keep-request keeps them)
+txt2std: dropped 1 branch event (mainline RAPID cannot parse branch; --all keeps them)" "default: the drops are counted"
 txt2std -q b2.txt > /dev/null 2> err.txt
 is "$(cat err.txt)" "" "-q: no counts"
 txt2std --keep-request b2.txt > r.std 2> /dev/null
@@ -93,5 +93,12 @@ is "$?:$(cat big.std):$(cat err.txt)" '1:T0|acq(L1)|2147483647:txt2std: big.txt:
 printf 'insn tid=0 pc=0x1\nread tid=0 addr=0x10 size=4\n' | txt2std > o.std 2> err.txt
 is "$?:$(cat err.txt)" '1:txt2std: <stdin>:2: read record without var=' "txt2std: read without var= is an error"
 printf 'insn tid=0 pc=0x1\nacquire tid=0 lock=1 loc=2\n' | txt2std > o.std 2> err.txt
-is "$?:$(cat err.txt)" '0:txt2std: skipped 1 records without a RapidBin meaning (the first: "insn" at line 1)' "txt2std: other kinds skipped and counted"
+is "$?:$(cat err.txt)" '0:txt2std: skipped 1 record without a RapidBin meaning (the first: "insn" at line 1)' "txt2std: other kinds skipped and counted"
+# An empty result says so (unless -q).
+printf 'request tid=0 lock=1 loc=2\n' | txt2std 2> err.txt > e.std
+is "$? $(cat err.txt)" "0 txt2std: dropped 1 request event (mainline RAPID cannot parse req; --keep-request keeps them)
+txt2std: no event written: the output is empty (the stream held no event record that is kept by default)" \
+    "no event: warned once"
+printf '' | txt2std -q 2> err.txt > e.std
+is "$? $(cat err.txt)" "0 " "-q: no warning"
 done_testing
