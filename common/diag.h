@@ -62,6 +62,12 @@ void tp_err_print(const struct tp_err *e, const char *name);
 void tp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: msg" on stderr, even under -q (an error the program ends on). */
 void tp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "s" after a count other than 1, for messages: "%llu record%s". */
+static inline const char *
+tp_s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 /* Same as tp_warn but only at verbosity 2 (-v). */
 void tp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #endif

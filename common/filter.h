@@ -67,6 +67,9 @@ struct tf_stats {
 	uint64_t selected;	/* shared-kind records written (or counted) */
 	uint64_t rejected;
 	uint64_t passed;	/* comments, blanks, structure records */
+	uint64_t near_kinds;	/* structure kinds one letter from a shared one */
+	uint64_t first_near_line;
+	char first_near[12], first_near_shared[8];	/* "acquir", "acquire" */
 };
 
 void tf_init(struct tf_filter *f);

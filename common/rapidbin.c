@@ -193,6 +193,8 @@ rb_rec_kind(const struct tr_rec *rec)
 		return op_of_kind[kind];
 	if (rec->kindlen == 15 && memcmp(rec->kind, "rapidbin-header", 15) == 0)
 		return RB_K_HEADER;
+	if (rec->kindlen == 12 && memcmp(rec->kind, "rapidbin-end", 12) == 0)
+		return RB_K_END;
 	return RB_K_OTHER;
 }
 
@@ -400,6 +402,13 @@ decode_events(struct tp_in *in, struct tp_out *out,
 			if (avail == 0)
 				break;
 			st->events = index;
+			if (opts->allow_truncated) {
+				/* A writer stopped in the middle of a word. */
+				st->truncated_at = tp_in_offset(in);
+				st->truncated_bytes = (unsigned)avail;
+				in->pos += (size_t)avail;
+				return 0;
+			}
 			err->offset = tp_in_offset(in);
 			err->index = index;
 			err->unit = "event";
@@ -459,6 +468,7 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	st->truncated_at = TP_NONE;
 	rc = tp_in_exact(in, hb, sizeof hb, "header");
 	if (rc <= 0) {
 		if (rc == 0) {
@@ -486,6 +496,16 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 			err->offset = tp_in_offset(in);
 			rc = -1;
 		}
+	}
+	if (rc == 0 && st->events != HDR_EVENTS(&st->header)) {
+		/*
+		 * The header does not count the events the file holds: say
+		 * how many it held, so that the encoder can tell this stream
+		 * untouched (header as stored) from a filtered one (counted).
+		 */
+		tw_begin(out, "rapidbin-end");
+		tw_u64(out, "events", st->events);
+		tw_end(out);
 	}
 	st->threads = cnt.threads.count;
 	st->locks = cnt.locks.count;
@@ -664,6 +684,8 @@ struct enc {
 
 	struct rb_header hrec;	/* the first rapidbin-header record */
 	int nhrec;
+	uint64_t end_events;	/* the last rapidbin-end record's events= */
+	int nend;
 
 	/* First pass: which values do not fit. */
 	int tid_over, addr_over, pc_over;	/* tid and child, addr, pc */
@@ -671,6 +693,7 @@ struct enc {
 
 	/* Decisions. */
 	int dense_thr, dense_lock, dense_var, dense_loc;
+	int counting;		/* the pass that counts for the header */
 
 	/* Maps: value -> first-appearance id (dense), or distinct sets. */
 	struct idmap thr, lock, var, varval, loc, shared;
@@ -815,6 +838,9 @@ enc_read(struct enc *x)
 			rc = enc_record(x, rec, k);
 		else if (k == RB_K_HEADER)
 			rc = enc_header(x, rec);
+		else if (k == RB_K_END)
+			rc = (x->nend++, tr_get_u64(x->r, rec, "events",
+			    &x->end_events, 1));
 		else
 			rc = enc_skip(x, rec);
 		if (rc < 0)
@@ -873,10 +899,35 @@ map_fail(struct enc *x, const struct raw_event *e, const char *msg)
 	return tp_fail(x->err, TP_EXIT_DATA, "%s", msg);
 }
 
+/*
+ * Renumbered ids that do not all fit a field (more than max + 1 of them):
+ * the first max keep their own, every later one shares max.  Returns 1
+ * where id is folded (in the writing pass, when the counting pass has
+ * seen them all), and counts the events that may be; an id beyond the
+ * field is an error under --strict.
+ */
+static int
+fold(struct enc *x, const struct raw_event *e, int64_t id, uint64_t max,
+    const struct idmap *m, uint64_t *events, const char *what)
+{
+	if ((uint64_t)id < max)
+		return 0;
+	if ((uint64_t)id > max && x->opts->strict)
+		return map_fail(x, e, what);
+	if (x->counting) {
+		(*events)++;
+		return 0;
+	}
+	return m->count > max + 1;
+}
+
 /* Map one raw event to the word's fields, recording ids in the maps in use. */
 static int
 enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 {
+	static const char many_threads[] = "strict: more than 1024 distinct "
+	    "threads: they do not fit RapidBin's 10-bit thread id";
+	struct rapidbin_enc_stats *st = x->st;
 	int64_t id;
 
 	out->op = e->op;
@@ -888,16 +939,27 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 	if (x->use_thr) {
 		if ((id = idmap_put(&x->thr, e->tid, 0, NULL)) < 0)
 			goto nomem;
-		if (x->dense_thr)
-			out->tid = (uint64_t)id;
+		if (x->dense_thr) {
+			int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
+			    &st->folded_thread_events, many_threads);
+			if (rc < 0)
+				return -1;
+			out->tid = rc ? RB_TID_MAX : (uint64_t)id;
+		}
 	}
 	switch (rb_decor_kind[e->op]) {
 	case RB_D_THREAD:
 		if (x->use_thr) {
 			if ((id = idmap_put(&x->thr, e->decor, 0, NULL)) < 0)
 				goto nomem;
-			if (x->dense_thr)
-				out->decor = (uint64_t)id;
+			if (x->dense_thr) {
+				/* A child beyond them is the shared thread. */
+				int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
+				    &st->folded_thread_events, many_threads);
+				if (rc < 0)
+					return -1;
+				out->decor = rc ? RB_TID_MAX : (uint64_t)id;
+			}
 		}
 		break;
 	case RB_D_LOCK:
@@ -933,16 +995,17 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 	} else if (x->use_loc) {
 		if ((id = idmap_put(&x->loc, e->loc, 0, NULL)) < 0)
 			goto nomem;
-		if (x->dense_loc)
-			out->loc = (uint64_t)id;
+		if (x->dense_loc) {
+			int rc = fold(x, e, id, RB_LOC_MAX, &x->loc,
+			    &st->folded_loc_events, "strict: more than 32768 "
+			    "distinct locations: they do not fit RapidBin's "
+			    "15-bit location (--no-pc leaves code addresses "
+			    "out)");
+			if (rc < 0)
+				return -1;
+			out->loc = rc ? RB_LOC_MAX : (uint64_t)id;
+		}
 	}
-	if (x->thr.count > RB_TID_MAX + 1 && x->dense_thr)
-		return map_fail(x, e, "more than 1024 distinct threads: "
-		    "they do not fit RapidBin's 10-bit thread id");
-	if (x->loc.count > RB_LOC_MAX + 1 && x->dense_loc)
-		return map_fail(x, e, "more than 32768 distinct locations: "
-		    "they do not fit RapidBin's 15-bit location (--no-pc "
-		    "leaves code addresses out)");
 	return 0;
 nomem:
 	return map_fail(x, e, "out of memory (or more than 2^32 distinct "
@@ -964,20 +1027,32 @@ enc_count(struct enc *x, struct rb_header *h)
 
 	if (raw_rewind(&x->spool) < 0)
 		return -1;
+	x->counting = 1;
 	while ((rc = raw_get(&x->spool, &e)) > 0)
 		if (enc_map(x, &e, &m) < 0)
 			return -1;
+	x->counting = 0;
 	if (rc < 0)
 		return -1;
+	/* Ids beyond a field share its last value (fold()). */
+	if (x->dense_thr && x->thr.count > RB_TID_MAX + 1)
+		x->st->folded_threads = x->thr.count - RB_TID_MAX;
+	else
+		x->st->folded_thread_events = 0;
+	if (x->dense_loc && x->loc.count > RB_LOC_MAX + 1)
+		x->st->folded_locs = x->loc.count - RB_LOC_MAX;
+	else
+		x->st->folded_loc_events = 0;
 	x->use_thr = x->dense_thr;
 	x->use_lock = x->dense_lock;
 	x->use_var = x->dense_var;
 	x->use_loc = x->dense_loc;
 	x->use_varval = x->use_shared = 0;
-	if (x->thr.count > INT16_MAX)
+	if (x->thr.count > INT16_MAX && !x->dense_thr)
 		return tp_fail(x->err, TP_EXIT_DATA, "too many threads for "
 		    "the header");
-	h->threads = (uint16_t)x->thr.count;
+	h->threads = (uint16_t)(x->st->folded_threads > 0 ? RB_TID_MAX + 1 :
+	    x->thr.count);
 	h->locks = (uint32_t)x->lock.count;
 	h->vars = (uint32_t)(x->dense_var ? x->var.count : x->varval.count);
 	h->events = x->st->events;
@@ -1050,7 +1125,7 @@ row_cmp(const void *pa, const void *pb)
 
 /* The rows of a map sorted by trace id (the id itself when dense). */
 static struct meta_row *
-meta_rows(const struct idmap *m, int dense)
+meta_rows(const struct idmap *m, int dense, uint64_t max)
 {
 	struct meta_row *rows = malloc((m->count ? m->count : 1) *
 	    sizeof *rows);
@@ -1059,7 +1134,8 @@ meta_rows(const struct idmap *m, int dense)
 		return NULL;
 	for (size_t i = 0; i < m->count; i++) {
 		idmap_key(m, i, &rows[i].a, &rows[i].b);
-		rows[i].trace_id = dense ? i : rows[i].a;
+		rows[i].trace_id = !dense ? rows[i].a :
+		    i < max || m->count <= max + 1 ? i : max;
 	}
 	if (!dense)
 		qsort(rows, m->count, sizeof *rows, row_cmp);
@@ -1071,9 +1147,9 @@ enum meta_shape { M_PLAIN, M_MEMORY, M_LOCATION };
 /* "name": [ { "wasm_id": ..., "trace_id": ... } ... ], as Wasmgrind's. */
 static int
 meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
-    int dense, enum meta_shape shape)
+    int dense, uint64_t max, enum meta_shape shape)
 {
-	struct meta_row *rows = meta_rows(m, dense);
+	struct meta_row *rows = meta_rows(m, dense, max);
 
 	if (rows == NULL)
 		return -1;
@@ -1157,13 +1233,13 @@ enc_meta(struct enc *x, struct tp_out *o)
 	tp_jw_init(&w, o);
 	tp_jw_open_object(&w);
 	if (meta_array(&w, "thread_records", &x->thr, x->dense_thr,
-	    M_PLAIN) < 0 ||
+	    RB_TID_MAX, M_PLAIN) < 0 ||
 	    meta_array(&w, "memory_records", &x->var, x->dense_var,
-	    M_MEMORY) < 0 ||
+	    RB_DECOR_MAX, M_MEMORY) < 0 ||
 	    meta_array(&w, "lock_records", &x->lock, x->dense_lock,
-	    M_PLAIN) < 0 ||
+	    RB_DECOR_MAX, M_PLAIN) < 0 ||
 	    meta_array(&w, "location_records", &x->loc, x->dense_loc,
-	    M_LOCATION) < 0 ||
+	    RB_LOC_MAX, M_LOCATION) < 0 ||
 	    meta_shared(&w, &x->shared) < 0)
 		return tp_fail(x->err, TP_EXIT_FAIL, "out of memory");
 	/* No newline after it: serde_json::to_string_pretty writes none. */
@@ -1200,11 +1276,14 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 
 	/*
 	 * A header record is written as stored when the stream still holds
-	 * exactly the events it describes (an unfiltered decode; the count's
-	 * sign bit, which readers clear, may be set); otherwise the counts
-	 * are taken again, as Wasmgrind does: distinct ids.
+	 * exactly the events of its file: the header's count (its sign bit,
+	 * which readers clear, may be set), or a rapidbin-end record's where
+	 * the file held another number.  Otherwise the stream was filtered,
+	 * and the counts are taken again, as Wasmgrind does: distinct ids.
 	 */
-	as_stored = x.nhrec == 1 && HDR_EVENTS(&x.hrec) == st->events;
+	st->file_events = x.nend > 0 ? x.end_events : HDR_EVENTS(&x.hrec);
+	as_stored = x.nhrec == 1 && x.nend <= 1 &&
+	    st->file_events == st->events;
 	st->header_record = x.nhrec == 0 ? 0 : as_stored ? 1 : 2;
 	st->header_record_events = x.hrec.events;
 	x.use_thr = x.dense_thr || !as_stored || opts->meta;

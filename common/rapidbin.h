@@ -92,9 +92,13 @@ void rb_header_put(unsigned char *b, const struct rb_header *h);
 #define RB_LINE_MAX 128
 char *rb_fmt_event(char *p, const struct rb_event *e);
 
-/* The kind of a text record: an enum rb_op, RB_K_HEADER or RB_K_OTHER. */
+/*
+ * The kind of a text record: an enum rb_op, RB_K_HEADER, RB_K_END (the
+ * number of events the file held, when not the header's) or RB_K_OTHER.
+ */
 #define RB_K_HEADER (-1)
 #define RB_K_OTHER (-2)
+#define RB_K_END (-3)
 int rb_rec_kind(const struct tr_rec *rec);
 
 /*
@@ -111,6 +115,7 @@ int rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
 struct rapidbin_dec_opts {
 	int strict;		/* Wasmgrind's rules: exact counts */
 	int count;		/* count distinct ids even when not strict */
+	int allow_truncated;	/* a cut last event ends the trace quietly */
 };
 
 struct rapidbin_dec_stats {
@@ -119,6 +124,8 @@ struct rapidbin_dec_stats {
 	uint64_t events;	/* events decoded */
 	uint64_t threads, locks, vars;	/* distinct, when counted */
 	uint64_t bit63;		/* events with bit 63 set */
+	uint64_t truncated_at;	/* offset of a cut last event, or TP_NONE */
+	unsigned truncated_bytes;	/* ... and its bytes */
 };
 
 /*
@@ -145,8 +152,12 @@ struct rapidbin_enc_stats {
 	char first_skipped_kind[32];
 	int header_record;	/* 0 none, 1 used as stored, 2 recounted */
 	uint64_t header_record_events;
+	uint64_t file_events;	/* the events the decoded file held */
 	struct rb_header header;	/* as written */
 	int dense_threads, dense_vars, dense_locks, dense_locs;
+	/* Renumbered ids beyond a field's width, sharing its last value. */
+	uint64_t folded_threads, folded_thread_events;
+	uint64_t folded_locs, folded_loc_events;
 };
 
 /*

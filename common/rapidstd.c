@@ -18,7 +18,7 @@ static const char std_prefix[RB_NOPS] = {
 };
 
 char *
-rs_fmt_event(char *p, const struct rb_event *e)
+rs_fmt_event(char *p, const struct rb_event *e, int bare)
 {
 	size_t n = strlen(std_op[e->op]);
 
@@ -29,7 +29,8 @@ rs_fmt_event(char *p, const struct rb_event *e)
 	p += n;
 	if (std_prefix[e->op] != 0) {
 		*p++ = '(';
-		*p++ = std_prefix[e->op];
+		if (!bare)
+			*p++ = std_prefix[e->op];
 		p = tp_fmt_u64(p, e->decor);
 		*p++ = ')';
 	}
@@ -61,13 +62,14 @@ std_number(const char **s, const char *end, uint64_t *v)
 
 int
 rs_parse(const char *line, size_t len, struct rb_event *e,
-    const char **why, size_t *col)
+    const char **why, size_t *col, int *bare)
 {
 	const char *p = line, *end = line + len, *op, *bar;
 	size_t oplen;
 	unsigned i;
 
 	memset(e, 0, sizeof *e);
+	*bare = -1;		/* no operand */
 	if (p < end && *p == 'T')
 		p++;
 	if (std_number(&p, end, &e->tid) < 0) {
@@ -104,7 +106,8 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 			goto fail;
 		}
 		p++;
-		if (p < bar && *p == std_prefix[i])
+		*bare = !(p < bar && *p == std_prefix[i]);
+		if (!*bare)
 			p++;
 		if (std_number(&p, bar, &e->decor) < 0) {
 			*why = std_prefix[i] == 'L' ? "expected a lock: "
@@ -145,7 +148,7 @@ std_encode(struct tr_reader *r, struct tp_out *out,
 {
 	struct tr_rec *rec = malloc(sizeof *rec);
 	struct rb_event e;
-	int rc;
+	int rc, bare = 0;
 
 	memset(st, 0, sizeof *st);
 	r->err = err;
@@ -155,7 +158,25 @@ std_encode(struct tr_reader *r, struct tp_out *out,
 		int k = rb_rec_kind(rec);
 		char *p;
 
-		if (k == RB_K_HEADER)
+		if (k == RB_K_OTHER && rec->kindlen == 10 &&
+		    memcmp(rec->kind, "std-header", 10) == 0) {
+			/* A stream of an STD file: its spelling, every event. */
+			const struct tr_field *f = tr_find(rec, "operands");
+			if (f != NULL && f->vallen == 4 &&
+			    memcmp(f->val, "bare", 4) == 0)
+				bare = 1;
+			else if (f == NULL || (f->vallen == 8 &&
+			    memcmp(f->val, "prefixed", 8) == 0))
+				bare = 0;
+			else {
+				rc = tr_fail(r, rec, f, "bare or prefixed "
+				    "expected");
+				break;
+			}
+			st->from_std = 1;
+			continue;
+		}
+		if (k == RB_K_HEADER || k == RB_K_END)
 			continue;
 		if (k == RB_K_OTHER) {
 			if (st->skipped++ == 0) {
@@ -177,18 +198,18 @@ std_encode(struct tr_reader *r, struct tp_out *out,
 			    "RAPID's location, a Java int (max 2147483647)");
 			break;
 		}
-		if (k == RB_REQUEST && !opts->keep_request) {
+		if (k == RB_REQUEST && !opts->keep_request && !st->from_std) {
 			st->requests++;
 			continue;
 		}
-		if (k == RB_BRANCH && !opts->keep_branch) {
+		if (k == RB_BRANCH && !opts->keep_branch && !st->from_std) {
 			st->branches++;
 			continue;
 		}
 		if (e.bit63 || (rb_decor_kind[k] == RB_D_NONE && e.decor != 0))
 			st->lossy++;
 		p = tp_out_reserve(out, RB_LINE_MAX);
-		tp_out_commit(out, rs_fmt_event(p, &e));
+		tp_out_commit(out, rs_fmt_event(p, &e, bare));
 		st->events++;
 	}
 	free(rec);
@@ -204,7 +225,7 @@ std_decode(struct tp_in *in, struct tp_out *out,
 	struct rb_event e;
 	char *line;
 	size_t len;
-	int rc;
+	int rc, spelling = -1, bare;
 
 	(void)opts;
 	memset(st, 0, sizeof *st);
@@ -218,10 +239,21 @@ std_decode(struct tp_in *in, struct tp_out *out,
 			;
 		if (i == len)
 			continue;
-		if (rs_parse(line, len, &e, &why, &col) < 0) {
+		if (rs_parse(line, len, &e, &why, &col, &bare) < 0) {
 			err->line = lineno;
 			err->col = col;
 			return tp_fail(err, TP_EXIT_DATA, "%s", why);
+		}
+		if (spelling < 0 || (bare >= 0 && bare != spelling)) {
+			/*
+			 * How the operands are spelled, before the first event
+			 * and where it changes: txt2std writes them so again.
+			 */
+			spelling = bare > 0;
+			tw_begin(out, "std-header");
+			tw_str(out, "operands", spelling ? "bare" : "prefixed",
+			    spelling ? 4 : 8);
+			tw_end(out);
 		}
 		p = tp_out_reserve(out, RB_LINE_MAX + 16);
 		tp_out_commit(out, rb_fmt_event(p, &e));
@@ -238,6 +270,7 @@ std_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 	struct rb_event ev;
 	const char *why;
 	size_t col;
+	int bare;
 
 	if (detailsz > 0)
 		detail[0] = '\0';
@@ -250,7 +283,8 @@ std_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 	}
 	if (nl > s && nl[-1] == '\r')
 		nl--;
-	if (nl == s || rs_parse(s, (size_t)(nl - s), &ev, &why, &col) < 0)
+	if (nl == s || rs_parse(s, (size_t)(nl - s), &ev, &why, &col,
+	    &bare) < 0)
 		return TP_PROBE_NO;
 	return TP_PROBE_MAYBE;
 }

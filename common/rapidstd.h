@@ -15,15 +15,18 @@
 #include "rapidbin.h"
 #include "text.h"
 
-/* The STD line of an event, '\n' included; needs RB_LINE_MAX bytes. */
-char *rs_fmt_event(char *p, const struct rb_event *e);
+/*
+ * The STD line of an event, '\n' included; needs RB_LINE_MAX bytes.  bare:
+ * the operand without its L, V or T (the SPD traces' spelling).
+ */
+char *rs_fmt_event(char *p, const struct rb_event *e, int bare);
 
 /*
  * Parse one STD line (without its newline).  Returns 0, or -1 with a
  * message in why and the 1-based column of the fault in *col.
  */
 int rs_parse(const char *line, size_t len, struct rb_event *e,
-    const char **why, size_t *col);
+    const char **why, size_t *col, int *bare);
 
 struct std_enc_opts {
 	int keep_request;	/* write req(L..), which mainline RAPID rejects */
@@ -37,6 +40,7 @@ struct std_enc_stats {
 	uint64_t skipped;	/* records without a RapidBin meaning */
 	uint64_t first_skipped_line;
 	char first_skipped_kind[32];
+	int from_std;		/* the stream had a std-header record */
 };
 
 /* Text stream to STD.  0, or -1 with err set (err is the reader's). */

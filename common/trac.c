@@ -180,6 +180,63 @@ trac_slot_find(const struct trac_arch *a, const char *name, size_t n)
 	return -1;
 }
 
+/*
+ * Each thread's register state as its own instruction blocks give it:
+ * what an encoder of a stream filtered by thread knows.  x64dbg stores
+ * the slots that changed since the block before, whichever thread ran
+ * it, so a thread that comes back after others ran finds slots that its
+ * own blocks never set.  The decoder writes those (ctx. fields, see
+ * trace-text(5)) and the encoder applies them to the thread's own
+ * state.  Both sides keep this table with the same least-recently-used
+ * eviction, so an encoder that sees some of the threads never remembers
+ * one that the decoder has forgotten (the decoder then writes the whole
+ * state again).
+ */
+#define TRAC_THREADS 256
+
+struct thr {
+	uint32_t tid;
+	int have_seq;		/* last_seq is set */
+	uint64_t last_seq;	/* seq of its last instruction */
+	uint64_t used_at;
+	unsigned nunk;		/* encoder: slots the stream did not give */
+	uint64_t v[TRAC_MAX_SLOTS];
+	unsigned char unk[TRAC_MAX_SLOTS];
+};
+
+struct thr_tab {
+	unsigned n;
+	uint64_t clock;
+	struct thr t[TRAC_THREADS];
+};
+
+/* The entry of thread tid (*found: it was there), made if needed. */
+static struct thr *
+thr_get(struct thr_tab *tt, uint32_t tid, int *found)
+{
+	struct thr *t, *lru = NULL;
+	unsigned i;
+
+	*found = 0;
+	for (i = 0; i < tt->n; i++) {
+		t = &tt->t[i];
+		if (t->tid == tid) {
+			*found = 1;
+			goto use;
+		}
+		if (lru == NULL || t->used_at < lru->used_at)
+			lru = t;
+	}
+	t = tt->n < TRAC_THREADS ? &tt->t[tt->n++] : lru;
+	t->tid = tid;
+	t->have_seq = 0;
+	t->nunk = 0;
+	memset(t->unk, 0, sizeof t->unk);
+use:
+	t->used_at = ++tt->clock;
+	return t;
+}
+
 static inline uint32_t
 rd32(const unsigned char *p)
 {
@@ -457,6 +514,9 @@ struct dec {
 	uint64_t cip;
 	uint32_t tid;
 	int have_tid;
+	uint64_t g[TRAC_MAX_SLOTS];	/* the registers, all blocks applied */
+	struct thr_tab *tt;
+	struct thr *thr;	/* the thread of the last instruction */
 	int prev_flag;		/* the last instruction block had flag 0x80 */
 	int prev_marker;	/* ... without being a dump or a thread change */
 	uint64_t suspect;	/* a block that reads better with a hidden tid */
@@ -499,13 +559,25 @@ emit_insn(struct dec *d, const struct blk *b)
 	const unsigned char *nv = b->new_;
 	char head[96], *h, *p;
 	size_t headlen;
+	struct thr *back = NULL;	/* the thread, when it changed */
+	int known = 0;			/* ... and was seen before */
 
 	if (b->tid_in == 0 && !d->have_tid)
 		tid = 0;
 	dflt = dflt || tid != d->tid;
+	if (d->thr == NULL || d->thr->tid != tid) {
+		/* The thread left keeps the state before its last block. */
+		if (d->thr != NULL) {
+			memcpy(d->thr->v, d->g, a->nslots * sizeof d->g[0]);
+			d->thr->last_seq = d->seq - 1;
+			d->thr->have_seq = 1;
+		}
+		d->thr = thr_get(d->tt, tid, &known);
+		back = d->thr;
+	}
 	for (i = 0; i < b->nreg; i++)
-		if (b->abs[i] == a->cip)
-			d->cip = rdptr(b->val + (size_t)i * ps, ps);
+		d->g[b->abs[i]] = rdptr(b->val + (size_t)i * ps, ps);
+	d->cip = d->g[a->cip];
 
 	/* " tid=T seq=N pc=0x..", shared by the access records. */
 	h = head;
@@ -518,7 +590,7 @@ emit_insn(struct dec *d, const struct blk *b)
 	headlen = (size_t)(h - head);
 
 	p = tp_out_reserve(d->out, 128 + headlen + 2 * TRAC_MAX_OPCODE +
-	    (size_t)b->nreg * (24 + 18));
+	    (size_t)(back != NULL ? a->nslots : b->nreg) * (28 + 18));
 	memcpy(p, "insn seq=", 9);
 	p = tp_fmt_u64(p + 9, d->seq);
 	memcpy(p, " tid=", 5);
@@ -541,11 +613,37 @@ emit_insn(struct dec *d, const struct blk *b)
 		memcpy(p, " rsvd=", 6);
 		p = tp_fmt_hex(p + 6, b->flags & TRAC_FLAG_RSVD);
 	}
+	if (back != NULL && known) {
+		memcpy(p, " tprev=", 7);
+		p = tp_fmt_u64(p + 7, back->last_seq);
+	} else if (back != NULL && !full && d->seq > 0) {
+		memcpy(p, " tprev=none", 11);
+		p += 11;
+	}
 	for (i = 0; i < b->nreg; i++) {
 		unsigned s = b->abs[i];
 		memcpy(p, t->key[s], 24);
 		p = tp_fmt_hex(p + t->keylen[s],
 		    rdptr(b->val + (size_t)i * ps, ps));
+	}
+	if (back != NULL) {
+		/*
+		 * The thread is back: the slots that differ from its own
+		 * last state (from 0 for a thread not seen before) without
+		 * being stored here.
+		 */
+		unsigned k = 0, s;
+		for (s = 0; s < a->nslots; s++) {
+			if (k < b->nreg && b->abs[k] == s) {
+				k++;
+				continue;
+			}
+			if (d->g[s] == (known ? back->v[s] : 0))
+				continue;
+			memcpy(p, " ctx.", 5);
+			memcpy(p + 5, t->key[s] + 1, 23);
+			p = tp_fmt_hex(p + 4 + t->keylen[s], d->g[s]);
+		}
 	}
 	*p++ = '\n';
 	tp_out_commit(d->out, p);
@@ -909,6 +1007,8 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	if (decode_header(in, out, st, err) < 0)
 		return -1;
 	memset(&d, 0, sizeof d);
+	if ((d.tt = calloc(1, sizeof *d.tt)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	d.a = st->arch;
 	d.t = tab_of(d.a);
 	d.opts = opts;
@@ -962,6 +1062,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 		st->blocks++;
 	}
 	free(d.ubuf);
+	free(d.tt);
 	if (d.in_failed) {
 		/* The blocks before it are out: now the gzip error. */
 		*err = d.inerr;
@@ -972,6 +1073,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	return 0;
 fail:
 	free(d.ubuf);
+	free(d.tt);
 	if (d.in_failed && cut) {
 		/* Cut by the gzip error, not by the recording. */
 		*err = d.inerr;
@@ -1047,6 +1149,7 @@ trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 #define MAX_FIELDS TR_MAXFIELDS
 
 enum { TID_DEFAULT = -1, TID_NO = 0, TID_YES = 1, TID_NOFLAG = 2 };
+enum { TPREV_NO, TPREV_SEQ, TPREV_NONE };	/* tprev= absent, N, none */
 
 struct enc {
 	const struct trac_arch *a;
@@ -1062,9 +1165,13 @@ struct enc {
 	uint64_t user_size;
 	uint64_t user_line;	/* where that block began */
 	int header_done;
-	uint64_t state[TRAC_MAX_SLOTS];
+	uint64_t state[TRAC_MAX_SLOTS];	/* as a reader of the output has it */
 	uint32_t tid;		/* thread of the last block, as a reader sees it */
 	int have_tid;
+	struct thr_tab *tt;
+	struct thr *thr;	/* the thread of the last instruction */
+	uint64_t want[TRAC_MAX_SLOTS];	/* the state of the one being built */
+	unsigned char given[TRAC_MAX_SLOTS];	/* ... set by its record */
 
 	/* The instruction being built; its accesses follow it. */
 	int pending;
@@ -1078,6 +1185,11 @@ struct enc {
 	unsigned nreg;
 	unsigned char pos[MAX_FIELDS + 1];	/* room for an added cip */
 	uint64_t val[MAX_FIELDS + 1];
+	unsigned nctx;		/* ctx. fields: the thread's state, not stored */
+	unsigned char cpos[MAX_FIELDS];
+	uint64_t cval[MAX_FIELDS];
+	int have_tprev;
+	uint64_t tprev;
 	unsigned nmem;
 	unsigned char mflag[TRAC_MAX_ACCESSES];
 	uint64_t addr[TRAC_MAX_ACCESSES], old[TRAC_MAX_ACCESSES],
@@ -1312,6 +1424,132 @@ sort_regs(struct enc *e)
 	e->nreg = n;
 }
 
+/*
+ * The slots of the thread of an instruction that no record gave since
+ * lines of the thread were dropped (its seq does not follow the seq of
+ * its last instruction, or tprev= says another): counted, or an error
+ * under --strict.
+ */
+static int
+insn_unknown(struct enc *e, struct thr *t, int full, int fresh)
+{
+	const struct trac_arch *a = e->a;
+	unsigned i;
+
+	if (full || fresh) {
+		if (t->nunk > 0)
+			memset(t->unk, 0, a->nslots);
+		t->nunk = 0;
+		return 0;
+	}
+	if (e->have_pseq && (!t->have_seq || t->last_seq !=
+	    (e->have_tprev ? e->tprev : e->pseq - 1))) {
+		memset(t->unk, 1, a->nslots);
+		t->nunk = a->nslots;
+	}
+	if (t->nunk == 0)
+		return 0;
+	for (i = 0; i < e->nreg; i++)
+		t->nunk -= t->unk[e->pos[i]], t->unk[e->pos[i]] = 0;
+	for (i = 0; i < e->nctx; i++)
+		t->nunk -= t->unk[e->cpos[i]], t->unk[e->cpos[i]] = 0;
+	if (t->nunk == 0)
+		return 0;
+	if (e->opts->strict)
+		return tr_fail(e->r, e->rec, NULL, "%u registers of thread %lu "
+		    "unknown: lines of its instructions before this one are "
+		    "missing", t->nunk, (unsigned long)t->tid);
+	if (e->st->unknown++ == 0) {
+		e->st->first_unknown_line = e->rec->lineno;
+		e->st->first_unknown_regs = t->nunk;
+	}
+	return 0;
+}
+
+/*
+ * The register state of the instruction: its thread's own state (which
+ * a stream filtered by thread, where other threads' blocks are missing,
+ * needs), its stored slots and its ctx. fields.  The block stores its
+ * own slots and every other one in which that state differs from what a
+ * reader of the output has, so an unfiltered stream gives back the same
+ * blocks.
+ */
+static int
+insn_state(struct enc *e, int have_pc, uint64_t pc)
+{
+	const struct trac_arch *a = e->a;
+	size_t size = a->nslots * sizeof e->state[0];
+	struct thr *t = e->thr;
+	unsigned i, k, s, n, given = e->nreg;
+	int sw = t == NULL || t->tid != e->ptid, found = 1, fresh;
+
+	if (sw) {
+		if (t != NULL)
+			memcpy(t->v, e->state, size);
+		e->thr = t = thr_get(e->tt, e->ptid, &found);
+	}
+	/*
+	 * A thread's first instruction: its state is its stored and ctx.
+	 * fields over zeros.  The first of the stream may lack tprev=none.
+	 */
+	fresh = e->have_tprev == TPREV_NONE || (!found && e->st->insns == 0);
+	if (!found || e->have_tprev == TPREV_NONE)
+		memset(t->v, 0, size);
+	if (!sw && e->nctx == 0 && !fresh) {
+		if (insn_unknown(e, t, e->nreg == a->nslots, 0) < 0)
+			return -1;
+		for (i = 0; i < e->nreg; i++)
+			e->state[e->pos[i]] = e->val[i];
+		if (have_pc && pc != e->state[a->cip]) {
+			/* A record from elsewhere: pc moves the instruction
+			 * pointer. */
+			for (i = e->nreg; i > 0 && e->pos[i - 1] > a->cip; i--) {
+				e->pos[i] = e->pos[i - 1];
+				e->val[i] = e->val[i - 1];
+			}
+			e->pos[i] = (unsigned char)a->cip;
+			e->val[i] = pc;
+			e->nreg++;
+			e->state[a->cip] = pc;
+		}
+		goto done;
+	}
+
+	memcpy(e->want, sw || fresh ? t->v : e->state, size);
+	for (i = 0; i < e->nreg; i++)
+		e->given[e->pos[i]] = 1;
+	for (i = 0; i < e->nctx; i++) {
+		s = e->cpos[i];
+		given += !e->given[s];
+		if (!e->given[s])
+			e->want[s] = e->cval[i];
+		e->given[s] = 1;
+	}
+	if (insn_unknown(e, t, given == a->nslots, fresh) < 0)
+		return -1;
+	if (have_pc && !e->given[a->cip])
+		e->want[a->cip] = pc;
+	/* The stored slots, and the others that the output must change. */
+	for (s = 0, k = 0, n = 0; s < a->nslots; s++) {
+		e->given[s] = 0;
+		if (k < e->nreg && e->pos[k] == s) {
+			e->want[s] = e->val[k++];
+		} else if (e->want[s] == e->state[s]) {
+			continue;
+		}
+		e->cpos[n] = (unsigned char)s;
+		e->cval[n++] = e->want[s];
+	}
+	memcpy(e->pos, e->cpos, n);
+	memcpy(e->val, e->cval, n * sizeof e->val[0]);
+	e->nreg = n;
+	memcpy(e->state, e->want, size);
+done:
+	t->last_seq = e->pseq;
+	t->have_seq = e->have_pseq;
+	return 0;
+}
+
 static int
 insn_record(struct enc *e)
 {
@@ -1330,6 +1568,8 @@ insn_record(struct enc *e)
 	e->tidmode = TID_DEFAULT;
 	e->rsvd = 0;
 	e->nreg = 0;
+	e->nctx = 0;
+	e->have_tprev = 0;
 	e->nmem = 0;
 	for (i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
@@ -1380,6 +1620,20 @@ insn_record(struct enc *e)
 				    "4-6 (0x70) are reserved");
 			e->rsvd = (unsigned)v;
 			continue;
+		} else if (f->keylen == 5 && memcmp(k, "tprev", 5) == 0) {
+			e->have_tprev = TPREV_SEQ;
+			if (f->vallen == 4 && memcmp(f->val, "none", 4) == 0)
+				e->have_tprev = TPREV_NONE;
+			else if (field_u64(e, f, &e->tprev) < 0)
+				return -1;
+			continue;
+		} else if (f->keylen > 4 && memcmp(k, "ctx.", 4) == 0 &&
+		    (s = trac_slot_find(a, k + 4, f->keylen - 4)) >= 0) {
+			if (field_ptr(e, f, &v) < 0)
+				return -1;
+			e->cpos[e->nctx] = (unsigned char)s;
+			e->cval[e->nctx++] = v;
+			continue;
 		} else if ((s = trac_slot_find(a, k, f->keylen)) < 0) {
 			continue;	/* fields of other decoders */
 		}
@@ -1417,19 +1671,10 @@ insn_record(struct enc *e)
 	e->ppc = pc;
 	if (!sorted)
 		sort_regs(e);
-	for (i = 0; i < e->nreg; i++)
-		e->state[e->pos[i]] = e->val[i];
-	if (have_pc && !has_cip && pc != e->state[a->cip]) {
-		/* A record from elsewhere: pc moves the instruction pointer. */
-		for (i = e->nreg; i > 0 && e->pos[i - 1] > a->cip; i--) {
-			e->pos[i] = e->pos[i - 1];
-			e->val[i] = e->val[i - 1];
-		}
-		e->pos[i] = (unsigned char)a->cip;
-		e->val[i] = pc;
-		e->nreg++;
-		e->state[a->cip] = pc;
-	}
+	if (have_pc && has_cip)
+		have_pc = 0;	/* the slot says it */
+	if (insn_state(e, have_pc, pc) < 0)
+		return -1;
 	e->pending = 1;
 	return 0;
 }
@@ -1697,6 +1942,11 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	}
+	if ((e->tt = calloc(1, sizeof *e->tt)) == NULL) {
+		free(e->rec);
+		free(e);
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	}
 	e->a = opts->arch ? opts->arch : &trac_x64;
 	e->t = tab_of(e->a);
 	e->opts = opts;
@@ -1705,6 +1955,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	r->err = err;
 	e->r = r;
 	rc = encode_records(e);
+	free(e->tt);
 	free(e->buf);
 	free(e->rec);
 	free(e);

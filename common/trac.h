@@ -119,6 +119,9 @@ struct trac_enc_stats {
 	uint64_t first_skip_line;
 	char first_skip[120];	/* why the first one was skipped */
 	int dump_added;		/* the first block was made a full dump */
+	uint64_t unknown;	/* instructions with registers not given */
+	uint64_t first_unknown_line;
+	unsigned first_unknown_regs;	/* how many there */
 };
 
 /*

@@ -17,6 +17,8 @@ static const char help[] =
     "  -s, --strict       apply Wasmgrind's rules: the header's thread, lock\n"
     "                     and variable counts must equal the distinct ids in\n"
     "                     the trace, and its event count the events\n"
+    "  -t, --allow-truncated  end quietly at a cut last event (a writer\n"
+    "                     stopped in the middle of a word)\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
     "  -v, --verbose      compare the header with the trace and say so\n"
@@ -35,16 +37,22 @@ report(const void *stats, int failed)
 	uint64_t events = h->events & INT64_MAX;
 
 	if (st->bit63 > 0)
-		tp_warn("%llu events have bit 63 set (bit63=1); RAPID and "
+		tp_warn("%llu event%s %s bit 63 set (bit63=1); RAPID and "
 		    "Wasmgrind readers ignore that bit",
-		    (unsigned long long)st->bit63);
+		    (unsigned long long)st->bit63, tp_s(st->bit63),
+		    st->bit63 == 1 ? "has" : "have");
 	if (!st->have_header)
 		return;
+	if (st->truncated_at != TP_NONE)
+		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
+		    "dropped (--allow-truncated)",
+		    (unsigned long long)st->truncated_at, st->truncated_bytes,
+		    tp_s(st->truncated_bytes));
 	/* Lenient, as RAPID is, but a short file is worth a word. */
 	if (st->events < events && !failed)
 		tp_warn("the header says events=%llu but the file ends after "
-		    "%llu events (truncated?)", (unsigned long long)events,
-		    (unsigned long long)st->events);
+		    "%llu event%s (truncated?)", (unsigned long long)events,
+		    (unsigned long long)st->events, tp_s(st->events));
 	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
 	    (unsigned)h->threads, (unsigned long)h->locks,
 	    (unsigned long)h->vars, (unsigned long long)h->events);
@@ -63,6 +71,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		TP_COMMON_LONGOPTS,
 		{ "strict", no_argument, NULL, 's' },
+		{ "allow-truncated", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct rapidbin_dec_opts opts;
@@ -72,11 +81,14 @@ main(int argc, char **argv)
 	int c;
 
 	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "st", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 's':
 			opts.strict = 1;
+			break;
+		case 't':
+			opts.allow_truncated = 1;
 			break;
 		default:
 			tp_opt_common(c, &job.com, help);

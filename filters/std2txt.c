@@ -28,7 +28,8 @@ report(const void *stats, int failed)
 	const struct std_dec_stats *st = stats;
 
 	(void)failed;
-	tp_note("%llu events", (unsigned long long)st->events);
+	tp_note("%llu event%s", (unsigned long long)st->events,
+	    tp_s(st->events));
 }
 
 int

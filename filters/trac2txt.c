@@ -46,18 +46,21 @@ report(const void *stats, int failed)
 		tp_warn("the first instruction block is not a full register "
 		    "dump: x64dbg cannot show it");
 	if (st->repaired_tids > 0)
-		tp_note("%llu thread ids written without flag 0x80 were "
+		tp_note("%llu thread id%s written without flag 0x80 %s "
 		    "repaired (tidstored=noflag)",
-		    (unsigned long long)st->repaired_tids);
+		    (unsigned long long)st->repaired_tids,
+		    tp_s(st->repaired_tids),
+		    st->repaired_tids == 1 ? "was" : "were");
 	if (st->truncated_at != TP_NONE)
 		tp_note("trace cut at offset 0x%llx (--allow-truncated)",
 		    (unsigned long long)st->truncated_at);
-	tp_note("arch %s: %llu blocks, %llu instructions (%llu full dumps), "
-	    "%llu memory accesses, %llu user blocks", st->arch->name,
-	    (unsigned long long)st->blocks, (unsigned long long)st->insns,
-	    (unsigned long long)st->full_dumps,
-	    (unsigned long long)st->accesses,
-	    (unsigned long long)st->user_blocks);
+	tp_note("arch %s: %llu block%s, %llu instruction%s (%llu full "
+	    "dump%s), %llu memory access%s, %llu user block%s", st->arch->name,
+	    (unsigned long long)st->blocks, tp_s(st->blocks),
+	    (unsigned long long)st->insns, tp_s(st->insns),
+	    (unsigned long long)st->full_dumps, tp_s(st->full_dumps),
+	    (unsigned long long)st->accesses, st->accesses == 1 ? "" : "es",
+	    (unsigned long long)st->user_blocks, tp_s(st->user_blocks));
 }
 
 int

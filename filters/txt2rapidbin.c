@@ -40,15 +40,35 @@ report(const void *stats, int failed)
 	if (failed)
 		return;
 	if (st->skipped > 0)
-		tp_warn("skipped %llu records without a RapidBin meaning "
+		tp_warn("skipped %llu record%s without a RapidBin meaning "
 		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, st->first_skipped_kind,
+		    (unsigned long long)st->skipped, tp_s(st->skipped),
+		    st->first_skipped_kind,
 		    (unsigned long long)st->first_skipped_line);
 	if (st->header_record == 2)
-		tp_note("the rapidbin-header record says events=%llu but %llu "
-		    "events were encoded: header counted again",
-		    (unsigned long long)st->header_record_events,
-		    (unsigned long long)st->events);
+		tp_note("the decoded file held %llu event%s but %llu %s "
+		    "encoded: header counted again",
+		    (unsigned long long)st->file_events,
+		    tp_s(st->file_events),
+		    (unsigned long long)st->events,
+		    st->events == 1 ? "was" : "were");
+	if (st->folded_locs > 0)
+		tp_warn("%llu distinct locations: the first 32767 have their "
+		    "own, the other %llu share location 32767 (%llu event%s; "
+		    "--strict refuses)", (unsigned long long)(st->folded_locs +
+		    RB_LOC_MAX), (unsigned long long)st->folded_locs,
+		    (unsigned long long)st->folded_loc_events,
+		    tp_s(st->folded_loc_events));
+	if (st->folded_threads > 0)
+		tp_warn("%llu distinct threads: the first 1023 have their own, "
+		    "the other %llu share thread 1023 (%llu event%s; --strict "
+		    "refuses)", (unsigned long long)(st->folded_threads +
+		    RB_TID_MAX), (unsigned long long)st->folded_threads,
+		    (unsigned long long)st->folded_thread_events,
+		    tp_s(st->folded_thread_events));
+	if (st->events == 0)
+		tp_warn("no event written: the trace is a header only (the "
+		    "stream held no event record)");
 	for (int i = 0; i < 4; i++)
 		if (dense[i])
 			tp_note("%s renumbered densely in order of first "

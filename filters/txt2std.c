@@ -32,21 +32,27 @@ report(const void *stats, int failed)
 	if (failed)
 		return;
 	if (st->requests > 0)
-		tp_warn("dropped %llu request events (mainline RAPID cannot "
+		tp_warn("dropped %llu request event%s (mainline RAPID cannot "
 		    "parse req; --keep-request keeps them)",
-		    (unsigned long long)st->requests);
+		    (unsigned long long)st->requests, tp_s(st->requests));
 	if (st->branches > 0)
-		tp_warn("dropped %llu branch events (mainline RAPID cannot "
+		tp_warn("dropped %llu branch event%s (mainline RAPID cannot "
 		    "parse branch; --all keeps them)",
-		    (unsigned long long)st->branches);
+		    (unsigned long long)st->branches, tp_s(st->branches));
 	if (st->skipped > 0)
-		tp_warn("skipped %llu records without a RapidBin meaning "
+		tp_warn("skipped %llu record%s without a RapidBin meaning "
 		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, st->first_skipped_kind,
+		    (unsigned long long)st->skipped, tp_s(st->skipped),
+		    st->first_skipped_kind,
 		    (unsigned long long)st->first_skipped_line);
+	if (st->events == 0)
+		tp_warn("no event written: the output is empty (the stream "
+		    "held no event record%s)", st->requests + st->branches > 0 ?
+		    " that is kept by default" : "");
 	if (st->lossy > 0)
-		tp_note("%llu events carry bit63= or decor=, which STD cannot "
-		    "express", (unsigned long long)st->lossy);
+		tp_note("%llu event%s bit63= or decor=, which STD cannot "
+		    "express", (unsigned long long)st->lossy,
+		    st->lossy == 1 ? " carries" : "s carry");
 }
 
 int

@@ -34,22 +34,36 @@ report(const void *stats, int failed)
 	if (failed)
 		return;
 	if (st->skipped > 0)
-		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
+		tp_warn("%llu record%s skipped that an x64dbg trace cannot hold "
 		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
+		    tp_s(st->skipped),
 		    (unsigned long long)st->first_skip_line, st->first_skip);
 	if (st->no_opcode > 0)
-		tp_warn("%llu insn records without opcode bytes were given the "
+		tp_warn("%llu insn record%s without opcode bytes %s given the "
 		    "one-byte opcode %02x (nop) (first: line %llu)",
-		    (unsigned long long)st->no_opcode, TRAC_NO_OPCODE,
+		    (unsigned long long)st->no_opcode, tp_s(st->no_opcode),
+		    st->no_opcode == 1 ? "was" : "were", TRAC_NO_OPCODE,
 		    (unsigned long long)st->first_no_opcode_line);
+	if (st->unknown > 0)
+		tp_warn("%llu instruction%s with registers that the stream does "
+		    "not give (lines of their thread are missing; first: line "
+		    "%llu, %u register%s): their register state is a guess "
+		    "(--strict refuses)", (unsigned long long)st->unknown,
+		    tp_s(st->unknown),
+		    (unsigned long long)st->first_unknown_line,
+		    st->first_unknown_regs, tp_s(st->first_unknown_regs));
 	if (st->dump_added)
 		tp_note("the stream did not start with a full register dump: "
 		    "the first instruction was written as one");
-	tp_note("%llu records: %llu instructions, %llu memory accesses, "
-	    "%llu user blocks, %llu skipped", (unsigned long long)st->records,
-	    (unsigned long long)st->insns, (unsigned long long)st->accesses,
-	    (unsigned long long)st->user_blocks,
-	    (unsigned long long)st->skipped);
+	tp_note("%llu record%s: %llu instruction%s, %llu memory access%s, "
+	    "%llu user block%s, %llu skipped", (unsigned long long)st->records,
+	    tp_s(st->records), (unsigned long long)st->insns,
+	    tp_s(st->insns), (unsigned long long)st->accesses,
+	    st->accesses == 1 ? "" : "es", (unsigned long long)st->user_blocks,
+	    tp_s(st->user_blocks), (unsigned long long)st->skipped);
+	if (st->insns == 0 && st->user_blocks == 0)
+		tp_warn("no instruction written: the trace is a header only "
+		    "(the stream held no insn record)");
 }
 
 int

@@ -133,6 +133,12 @@ filter_one(struct cmdline *cl, const char *path, int label, struct tp_out *out)
 	} else if (cl->count) {
 		put_count(out, label ? name : NULL, st.selected);
 	}
+	if (st.near_kinds > 0)
+		tp_warn("%s:%llu: kind \"%s\" is not \"%s\": passed on as a "
+		    "structure record (%llu such line%s)", in.name,
+		    (unsigned long long)st.first_near_line, st.first_near,
+		    st.first_near_shared, (unsigned long long)st.near_kinds,
+		    tp_s(st.near_kinds));
 	tp_note("%s: %llu selected, %llu rejected, %llu passed", in.name,
 	    (unsigned long long)st.selected, (unsigned long long)st.rejected,
 	    (unsigned long long)st.passed);

@@ -56,7 +56,7 @@ static void
 decode(const void *data, size_t size, int strict, struct rapidbin_dec_stats *st,
     struct result *res)
 {
-	struct rapidbin_dec_opts opts = { strict, 1 };
+	struct rapidbin_dec_opts opts = { strict, 1, 0 };
 	struct tp_out out;
 	struct tp_in in;
 

@@ -1,5 +1,6 @@
 /*
- * gen-trac: write a synthetic x64dbg trace file to standard output,
+ * gen-trac (installed as trac-sample): write a synthetic x64dbg trace
+ * file to standard output,
  * following x64dbg's writer (TraceRecord.cpp, see the x64dbg reference):
  *
  * - block N holds the registers as they were before instruction N, at the
@@ -130,12 +131,18 @@ value(const struct arch *a)
 	}
 }
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static const char *progname = "gen-trac";
+
 static void
 usage(void)
 {
-	fputs("usage: gen-trac [--arch x64|x86] [--blocks N] [--seed S] "
+	fprintf(stderr, "Usage: %s [--arch x64|x86] [--blocks N] [--seed S] "
 	    "[--threads T] [--sessions K] [--user-blocks] [--big-user N] "
-	    "[--tid-bug] [--quirks] [--size-mb M]\n", stderr);
+	    "[--tid-bug] [--quirks] [--size-mb M]\n", progname);
 	exit(2);
 }
 
@@ -167,6 +174,23 @@ main(int argc, char **argv)
 	unsigned jmpself = 0, i, shift;
 	int len;
 
+	if (argc > 0 && (progname = strrchr(argv[0], '/')) != NULL)
+		progname++;
+	else if (argc > 0)
+		progname = argv[0];
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		printf("Usage: %s [--arch x64|x86] [--blocks N] [--seed S] "
+		    "[--threads T] [--sessions K] [--user-blocks] "
+		    "[--big-user N] [--tid-bug] [--quirks] [--size-mb M]\n"
+		    "Write a synthetic x64dbg trace file (TRAC) to standard "
+		    "output, as x64dbg's\nwriter makes them; the same for the "
+		    "same options.  See %s(1).\n", progname, progname);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (tracepipe) %s\n", progname, PACKAGE_VERSION);
+		return 0;
+	}
 	for (i = 1; i < (unsigned)argc; i++) {
 		const char *o = argv[i];
 		int k = (int)i;

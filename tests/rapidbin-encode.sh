@@ -71,13 +71,21 @@ acquire tid=0 lock=1 loc=1
 fork tid=0 child=1 loc=2
 join tid=0 child=1 loc=3" "child > 2^34-1: dense thread ids"
 
-# More distinct threads than 1024 once renumbered: an error naming the
-# line of the 1025th thread (counting lines that were skipped).
+# More distinct threads than 1024 once renumbered: the first 1023 keep
+# their own id, the others share thread 1023, said in one line; --strict
+# refuses, naming the line of the 1025th thread (counting skipped lines).
 awk 'BEGIN { print "# threads"; for (i = 0; i < 1025; i++) printf "insn tid=%d pc=0x1\nread tid=%d var=1\n", 5000 + i, 5000 + i }' > thr.txt
-txt2rapidbin -q thr.txt > thr.bin 2> err.txt
-is "$?:$(cat err.txt)" "1:txt2rapidbin: thr.txt:2051: more than 1024 distinct threads: they do not fit RapidBin's 10-bit thread id" \
-    "1025 threads: error with the line number"
-is "$(wc -c < thr.bin | tr -d ' ')" 0 "1025 threads: nothing written"
+grep -v '^insn' thr.txt > thr2.txt
+txt2rapidbin --strict thr2.txt > thr.bin 2> err.txt
+is "$?:$(cat err.txt)" "1:txt2rapidbin: thr2.txt:1026: strict: more than 1024 distinct threads: they do not fit RapidBin's 10-bit thread id" \
+    "1025 threads, --strict: error with the line number"
+is "$(wc -c < thr.bin | tr -d ' ')" 0 "1025 threads, --strict: nothing written"
+txt2rapidbin thr.txt 2> err.txt | rapidbin2txt > thr.out
+is "$(grep -c . err.txt) $(grep -v '^txt2rapidbin: skipped' err.txt)" \
+    "2 txt2rapidbin: 1025 distinct threads: the first 1023 have their own, the other 2 share thread 1023 (2 events; --strict refuses)" \
+    "1025 threads: folded into the last thread id, said in one line"
+is "$(sed -n '1p;$p' thr.out)" "rapidbin-header threads=1024 locks=0 vars=1 events=1025
+read tid=1023 var=1 loc=0" "1025 threads: header counts 1024, the last two share 1023"
 head -n 2049 thr.txt | txt2rapidbin -q | rapidbin2txt | sed -n '1p;$p' > thr.out
 is "$(cat thr.out)" "rapidbin-header threads=1024 locks=0 vars=1 events=1024
 read tid=1023 var=1 loc=0" "1024 threads fit once renumbered"
@@ -114,7 +122,7 @@ is "$(enc_text "rapidbin-header threads=9 locks=9 vars=9 events=1
 rapidbin-header threads=9 locks=9 vars=9 events=1
 acquire tid=0 lock=0 loc=1" | head -1)" "rapidbin-header threads=1 locks=1 vars=0 events=1" "two header records (concatenated streams): recounted"
 printf 'rapidbin-header threads=9 locks=9 vars=9 events=5\nread tid=0 var=0\n' | txt2rapidbin -v 2>&1 >/dev/null | head -1 > err.txt
-is "$(cat err.txt)" "txt2rapidbin: the rapidbin-header record says events=5 but 1 events were encoded: header counted again" "-v: recount note"
+is "$(cat err.txt)" "txt2rapidbin: the decoded file held 5 events but 1 was encoded: header counted again" "-v: recount note"
 
 # Distinct counts as Wasmgrind makes them: fork and join targets count as
 # threads; a begin without loc gets loc 0; hex values are accepted.
@@ -136,4 +144,11 @@ is "$?:$(od -An -tx1 e.bin | tr -d ' \n')" "0:0000000000000000000000000000000000
 # Output to a file is written only on success.
 printf 'acquire tid=0 lock=17179869184\n' | txt2rapidbin -o bad.bin 2> /dev/null
 is "$?:$(ls bad.bin* 2> /dev/null)" "1:" "-o: no file left behind on error"
+# An empty result says so (unless -q).
+printf 'insn tid=1 pc=0x1\n' | txt2rapidbin 2> err.txt > e.bin
+is "$? $(cat err.txt)" '0 txt2rapidbin: skipped 1 record without a RapidBin meaning (the first: "insn" at line 1)
+txt2rapidbin: no event written: the trace is a header only (the stream held no event record)' \
+    "no event: warned once"
+printf 'insn tid=1 pc=0x1\n' | txt2rapidbin -q 2> err.txt > e.bin
+is "$? $(cat err.txt)" "0 " "-q: no warning"
 done_testing

@@ -19,18 +19,25 @@ prefixes() {	# FILE NAME
 		if [ "$k" -lt 18 ]; then
 			lines=0 want="*offset 0x0:*" wantrc=1
 		elif [ $(((k - 18) % 8)) -eq 0 ]; then
-			# Cut between events: lenient, but warned about.
+			# Cut between events: lenient, but warned about; the
+			# events, then rapidbin-end with their number.
 			n=$(((k - 18) / 8))
 			lines=$((n + 1)) wantrc=0
-			want="*the file ends after $n events (truncated?)"
+			want="*the file ends after $n event* (truncated?)"
 		else
 			wantrc=1
 			n=$(((k - 18) / 8))
 			lines=$((n + 1))
 			want="*offset $(printf '0x%x' $((18 + 8 * n))), event $n: truncated event*"
 		fi
+		if [ "$wantrc" -eq 0 ]; then
+			echo "rapidbin-end events=$n" > end.txt
+			lines=$((lines + 1))
+		else
+			: > end.txt
+		fi
 		got=$(wc -l < p.txt | tr -d ' ')
-		head -n "$lines" full.txt | cmp -s - p.txt || { bad=$((bad + 1)); echo "# prefix $k: output is not the prefix"; }
+		{ head -n "$((lines - $(wc -l < end.txt)))" full.txt; cat end.txt; } | cmp -s - p.txt || { bad=$((bad + 1)); echo "# prefix $k: output is not the prefix"; }
 		[ "$rc" -eq "$wantrc" ] || { bad=$((bad + 1)); echo "# prefix $k: exit $rc"; }
 		[ "$got" -eq "$lines" ] || { bad=$((bad + 1)); echo "# prefix $k: $got lines"; }
 		case $(cat p.err) in
@@ -60,8 +67,9 @@ is "$?" 1 "17-byte header: exit 1"
 is "$(cat err.txt)" "rapidbin2txt: <stdin>: offset 0x0: truncated header: needed 18 bytes, only 17 left" "17-byte header: diagnostic"
 is "$(wc -c < out.txt | tr -d ' ')" 0 "17-byte header: no output"
 printf '\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' | rapidbin2txt > out.txt
-is "$?:$(cat out.txt)" "0:rapidbin-header threads=65535 locks=4294967295 vars=4294967295 events=18446744073709551615" \
-    "all-ones header: raw values, lenient"
+is "$?:$(cat out.txt)" "0:rapidbin-header threads=65535 locks=4294967295 vars=4294967295 events=18446744073709551615
+rapidbin-end events=0" \
+    "all-ones header: raw values, lenient (and no event: rapidbin-end)"
 printf '\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\005' | rapidbin2txt --strict > out.txt 2> err.txt
 is "$?" 1 "--strict: header says 5 events, file has none: exit 1"
 like "$(cat err.txt)" "*offset 0x12: strict: the header says events=5, the trace has 0 events" "--strict: event count message"
@@ -77,7 +85,7 @@ ok $? "sign bits set: --strict compares 2 threads, 1 lock, 0 variables, 2 events
 txt2rapidbin out.txt | cmp -s - sign.bin
 ok $? "sign bits set: byte-identical round trip"
 head -c 26 sign.bin | rapidbin2txt > /dev/null 2> err.txt
-is "$(cat err.txt)" "rapidbin2txt: the header says events=2 but the file ends after 1 events (truncated?)" \
+is "$(cat err.txt)" "rapidbin2txt: the header says events=2 but the file ends after 1 event (truncated?)" \
     "sign bits set: a short file is measured against the cleared count"
 
 # Operations 10-15 are invalid: the event before is printed.
@@ -114,7 +122,7 @@ fi
 # Extra events beyond the header's count are read (RAPID reads to EOF).
 { head -c 17 "$D/allops.bin"; printf '\001'; head -c 34 "$D/allops.bin" | tail -c 16; } > extra.bin
 rapidbin2txt extra.bin > out.txt
-is "$?:$(wc -l < out.txt | tr -d ' ')" "0:3" "lenient: events past the header's count are decoded"
+is "$?:$(sed -n '$p' out.txt)" "0:rapidbin-end events=2" "lenient: events past the header's count are decoded (rapidbin-end: 2)"
 
 # System errors.
 rapidbin2txt no-such-file > out.txt 2> err.txt

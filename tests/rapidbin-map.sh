@@ -150,13 +150,38 @@ gen-trac --arch x86 --blocks 100 --seed 6 > b.trace32 || exit 99
 trac2txt b.trace32 | txt2rapidbin -q --meta b.json | rapidbin2txt > b.txt
 ok $? "x86 trace encodes"
 
-# More distinct code addresses than RapidBin's 32768 locations: an error
-# that says so, never a silent fold; --no-pc leaves them out.
+# More distinct code addresses than RapidBin's 32768 locations: the
+# first 32767 keep their own, the rest share location 32767, said in one
+# line (never silently); --strict refuses; --no-pc leaves them out.
 awk 'BEGIN { for (i = 0; i < 40000; i++) printf "read tid=1 pc=0x%x addr=0x10 size=8\n", 4096 + i }' > many.txt
-txt2rapidbin many.txt > many.bin 2> many.err
-is "$?:$(cat many.err)" "1:txt2rapidbin: many.txt:32769: more than 32768 distinct locations: they do not fit RapidBin's 15-bit location (--no-pc leaves code addresses out)" \
-    "too many locations is an error"
+txt2rapidbin --strict many.txt > many.bin 2> many.err
+is "$?:$(cat many.err)" "1:txt2rapidbin: many.txt:32769: strict: more than 32768 distinct locations: they do not fit RapidBin's 15-bit location (--no-pc leaves code addresses out)" \
+    "too many locations, --strict: an error"
+txt2rapidbin --meta many.json many.txt > many.bin 2> many.err
+is "$?:$(cat many.err)" "0:txt2rapidbin: 40000 distinct locations: the first 32767 have their own, the other 7233 share location 32767 (7233 events; --strict refuses)" \
+    "too many locations: folded, said in one line"
+rapidbin2txt many.bin | awk -F'loc=' 'NR > 1 { n[$2 >= 32767 ? "shared" : "own"]++; if ($2 != NR - 2 && $2 != 32767) bad++ }
+    END { print n["own"], n["shared"], bad + 0 }' > many.out
+is "$(cat many.out)" "32767 7233 0" "locations 0-32766 by first appearance, the rest 32767"
+grep -c '"trace_id": 32767$' many.json > many.cnt
+is "$(cat many.cnt)" 7233 "the metadata maps every folded pc to location 32767"
 txt2rapidbin --no-pc many.txt | rapidbin2txt | LC_ALL=C sort | uniq -c | sed 's/^ *//' > many.out
 is "$(cat many.out)" "1 rapidbin-header threads=1 locks=0 vars=1 events=40000
 40000 read tid=1 var=16 loc=0" "--no-pc: every event at location 0"
+# README's headline pipeline on a 200k-block trace, default options: it
+# works, every read and write of the thread is an event, and the folded
+# locations are said in one line; --strict refuses.
+gen-trac --threads 3 --blocks 200000 --seed 41 > big.trace
+trac2txt big.trace > big.txt
+t=$(sed -n 's/^insn seq=0 tid=\([0-9]*\) .*/\1/p' big.txt)
+grep "tid=$t " big.txt | txt2rapidbin > b.data 2> b.err
+is "$?" 0 "headline pipeline on 200000 blocks: exit 0"
+n=$(grep "tid=$t " big.txt | grep -c -E '^(read|write) ')
+is "$(rapidbin2txt b.data | sed -n '1s/.*events=//p')" "$n" "headline pipeline: every read and write of thread $t is an event ($n)"
+like "$(cat b.err)" "txt2rapidbin: skipped * records without a RapidBin meaning (the first: \"insn\" at line 1)
+txt2rapidbin: * distinct locations: the first 32767 have their own, the other * share location 32767 (* events; --strict refuses)" \
+    "headline pipeline: skipped records and folded locations are said, one line each"
+grep "tid=$t " big.txt | grep -v '^insn' | txt2rapidbin --strict > /dev/null 2> b.err
+like "$? $(cat b.err)" "1 txt2rapidbin: <stdin>:*: strict: more than 32768 distinct locations*" \
+    "headline pipeline with --strict: refused"
 done_testing

@@ -61,12 +61,12 @@ read tid=2 addr=0x4000 old=0x1
 TXT
 txt2trac c.txt > c.trace 2> err.txt
 is "$? $(cat err.txt)" '0 txt2trac: 2 records skipped that an x64dbg trace cannot hold (first: line 3, read without an instruction before it)
-txt2trac: 1 insn records without opcode bytes were given the one-byte opcode 90 (nop) (first: line 10)' \
+txt2trac: 1 insn record without opcode bytes was given the one-byte opcode 90 (nop) (first: line 10)' \
     "skipped records are counted, the first is named; so are insn records without bytes"
 trac2txt c.trace | sed -n '3,$p' > out.txt
 is "$(cat out.txt)" "read tid=1 seq=0 pc=0x1000 addr=0x2000 size=8 old=0x0
 write tid=1 seq=0 pc=0x1000 addr=0x2008 size=8 old=0x1 new=0x2
-insn seq=1 tid=2 pc=0x1001 bytes=c3 rip=0x1001
+insn seq=1 tid=2 pc=0x1001 bytes=c3 tprev=none rip=0x1001
 write tid=2 seq=1 pc=0x1001 addr=0x3000 size=8 old=0x0 new=0x0
 insn seq=2 tid=2 pc=0x1002 bytes=90 rip=0x1002
 read tid=2 seq=2 pc=0x1002 addr=0x4000 size=8 old=0x1" \
@@ -84,7 +84,7 @@ is "$? $(cat err.txt)" '1 txt2trac: <stdin>:6: record kind "acquire": not expres
 { echo 'insn tid=1 pc=0x1000 bytes=90'; i=0
   while [ $i -lt 33 ]; do echo "read addr=$i old=$i"; i=$((i + 1)); done; } > d.txt
 txt2trac d.txt 2> err.txt | trac2txt > out.txt
-is "$(grep -c '^read' out.txt) $(cat err.txt)" "32 txt2trac: 1 records skipped that an x64dbg trace cannot hold (first: line 34, read beyond 32 memory accesses of an instruction)" \
+is "$(grep -c '^read' out.txt) $(cat err.txt)" "32 txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 34, read beyond 32 memory accesses of an instruction)" \
     "more than 32 accesses: the rest is skipped and counted"
 
 # Two decoded traces in a row: the second header is dropped and the blocks
@@ -95,7 +95,7 @@ gen-trac --blocks 700 --threads 3 --seed 2 > s2.trace
 jlen=$(head -c 8 s2.trace | tail -c 4 | od -An -tu4 | tr -d ' ')
 { cat s1.trace; tail -c +$((8 + jlen + 1)) s2.trace; } > want.trace
 same_file s.trace want.trace "concatenated texts encode as appended sessions"
-like "$(cat err.txt)" "*1 records skipped*trac-header record after the first block*" "the second header is counted"
+like "$(cat err.txt)" "*1 record skipped*trac-header record after the first block*" "the second header is counted"
 
 # Malformed text and bad values are errors with line and column.
 printf 'insn tid=x bytes=90\n' | txt2trac > /dev/null 2> err.txt
@@ -134,8 +134,8 @@ is "$(cat out.txt)" "trac-header arch=x64 json=\"$DEFJSON\"" "empty text: header
 # of another kind is skipped and counted.
 printf 'insn tid=1 pc=0x401000\nwrite tid=1 addr=0x10 size=8 old=0 new=1\nacquire tid=0 lock=3 loc=1\n' > m.txt
 txt2trac m.txt 2> err.txt | trac2txt > out.txt
-is "$(cat err.txt)" 'txt2trac: 1 records skipped that an x64dbg trace cannot hold (first: line 3, record kind "acquire")
-txt2trac: 1 insn records without opcode bytes were given the one-byte opcode 90 (nop) (first: line 1)' \
+is "$(cat err.txt)" 'txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 3, record kind "acquire")
+txt2trac: 1 insn record without opcode bytes was given the one-byte opcode 90 (nop) (first: line 1)' \
     "minimal records: the skipped one and the missing opcode are reported"
 is "$(sed -n 2p out.txt | cut -d' ' -f1-5) $(sed -n 2p out.txt | awk '{ print NF }')" \
     "insn seq=0 tid=1 pc=0x401000 bytes=90 177" "minimal insn: a full dump with a nop"
@@ -242,4 +242,15 @@ is "$? $(cat err.txt)" "1 txt2trac: <stdin>:1: trac-user-data without a trac-use
 printf 'trac-user type=0x81 size=1 data=0102\n' | txt2trac > /dev/null 2> err.txt
 is "$? $(cat err.txt)" '1 txt2trac: <stdin>:1:26: field "size": "1": less than the 2 bytes of data' \
     "size smaller than the data"
+# An empty result says so (unless -q); counts are singular or plural.
+printf '# nothing\nacquire tid=1 lock=2\n' | txt2trac 2> err.txt > e.trace
+is "$? $(cat err.txt)" '0 txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 2, record kind "acquire")
+txt2trac: no instruction written: the trace is a header only (the stream held no insn record)' \
+    "no instruction: warned once"
+printf '' | txt2trac -q 2> err.txt > e.trace
+is "$? $(cat err.txt)" "0 " "-q: no warning"
+printf 'insn tid=1 pc=0x1000 bytes=90\nread addr=0x10\n' | txt2trac -v 2>&1 >/dev/null | tail -n 1 > err.txt
+is "$(cat err.txt)" "txt2trac: 2 records: 1 instruction, 1 memory access, 0 user blocks, 0 skipped" "-v: singular and plural"
+printf 'insn tid=1 pc=0x1000 bytes=90\n' | txt2trac | trac2txt -v 2>&1 >/dev/null | tail -n 1 > err.txt
+is "$(cat err.txt)" "trac2txt: arch x64: 1 block, 1 instruction (1 full dump), 0 memory accesses, 0 user blocks" "trac2txt -v: singular and plural"
 done_testing

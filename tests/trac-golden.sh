@@ -52,7 +52,7 @@ ok $? "tidbug: --repair-tid decodes"
 same_file out.txt "$D/tidbug.txt" "tidbug: thread 32 read as tidstored=noflag"
 txt2trac "$D/tidbug.txt" > back.bin
 same_file back.bin tidbug.bin "tidbug: txt2trac writes the bug back byte for byte"
-trac2txt -v -r tidbug.bin 2>&1 >/dev/null | grep -q "1 thread ids written without flag 0x80 were repaired"
+trac2txt -v -r tidbug.bin 2>&1 >/dev/null | grep -q "1 thread id written without flag 0x80 was repaired"
 ok $? "tidbug: -v counts the repaired thread ids"
 
 # tidbug-dump: the thread changes right after a full dump, which has flag

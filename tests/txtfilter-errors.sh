@@ -82,4 +82,27 @@ is "$? $(ls out2.txt* 2>/dev/null)" "2 " "-o: no file on error"
 txtfilter --tid 1 -o out3.txt in.txt
 is "$? $(cat out3.txt)" "0 insn tid=1 pc=0x10" "-o FILE"
 
+# The line grammar txtfilter relies on: a NUL byte (binary data) or a kind
+# that is no kind is an error with line and column, exit 2; a kind one
+# letter from a shared kind passes, said once.
+printf 'insn tid=1 pc=0x10\nwrite tid=1\000 addr=0x4\n' | txtfilter --tid 1 > out.txt 2> err.txt
+is "$? $(cat err.txt)" "2 txtfilter: <stdin>:2:12: a NUL byte: binary data, not trace text" \
+    "a NUL byte: error with line and column, exit 2"
+is "$(cat out.txt)" "insn tid=1 pc=0x10" "a NUL byte: the lines before are written"
+printf 'insn tid=1\nT0|begin|0\n' | txtfilter > /dev/null 2> err.txt
+is "$? $(cat err.txt)" "2 txtfilter: <stdin>:2:3: \"T0|begin|0\" is not a record kind (letters, digits, '_', '.' and '-')" \
+    "STD text is not trace text: error at the first character that is no kind's"
+printf 'TRAC\023\000\000\000{"ver":1}\000\001' > bin.trace
+txtfilter --tid 1 bin.trace > /dev/null 2> err.txt
+like "$? $(cat err.txt)" "2 txtfilter: bin.trace:1:*: *" "a binary trace: exit 2"
+printf 'acquir tid=1 lock=2\nacquire tid=1 lock=2\nrelase tid=1 lock=2\n' > typo.txt
+txtfilter --tid 1 typo.txt > out.txt 2> err.txt
+is "$? $(cat err.txt)" "0 txtfilter: typo.txt:1: kind \"acquir\" is not \"acquire\": passed on as a structure record (2 such lines)" \
+    "a misspelled shared kind: one warning with the first line and the count"
+is "$(wc -l < out.txt | tr -d ' ')" 3 "misspelled kinds pass, as structure records do"
+txtfilter -q --tid 1 typo.txt > /dev/null 2> err.txt
+is "$(cat err.txt)" "" "-q: no warning"
+printf 'trac-header arch=x64\nrapidbin-end events=3\nstd-header operands=bare\n' | txtfilter --tid 1 2> err.txt | wc -l > n.txt
+is "$(cat n.txt | tr -d ' ') $(cat err.txt)" "3 " "structure kinds pass without a word"
+
 done_testing
