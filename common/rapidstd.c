@@ -39,7 +39,7 @@ rs_fmt_event(char *p, const struct rb_event *e)
 	return p;
 }
 
-/* Decimal digits at *s up to end or a non-digit; -1 if none or too big. */
+/* Decimal digits at *s up to end or a non-digit; -1 if none, -2 if too big. */
 static int
 std_number(const char **s, const char *end, uint64_t *v)
 {
@@ -51,7 +51,7 @@ std_number(const char **s, const char *end, uint64_t *v)
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		if (x > (UINT64_MAX - d) / 10)
-			return -1;
+			return -2;
 		x = x * 10 + d;
 	}
 	*s = p;
@@ -66,12 +66,14 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 	const char *p = line, *end = line + len, *op, *bar;
 	size_t oplen;
 	unsigned i;
+	int rc;
 
 	memset(e, 0, sizeof *e);
 	if (p < end && *p == 'T')
 		p++;
-	if (std_number(&p, end, &e->tid) < 0) {
-		*why = "thread: expected T<number>";
+	if ((rc = std_number(&p, end, &e->tid)) < 0) {
+		*why = rc == -2 ? "thread: the number overflows 64 bits" :
+		    "thread: expected T<number>";
 		goto fail;
 	}
 	if (p == end || *p != '|') {
@@ -106,8 +108,9 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 		p++;
 		if (p < bar && *p == std_prefix[i])
 			p++;
-		if (std_number(&p, bar, &e->decor) < 0) {
-			*why = std_prefix[i] == 'L' ? "expected a lock: "
+		if ((rc = std_number(&p, bar, &e->decor)) < 0) {
+			*why = rc == -2 ? "operand: the number overflows 64 "
+			    "bits" : std_prefix[i] == 'L' ? "expected a lock: "
 			    "L<number> or <number>" : std_prefix[i] == 'V' ?
 			    "expected a variable: V<number> or <number>" :
 			    "expected a thread: T<number> or <number>";
@@ -126,8 +129,9 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 		goto fail;
 	}
 	p = bar + 1;
-	if (std_number(&p, end, &e->loc) < 0 || p != end) {
-		*why = memchr(bar + 1, '|', (size_t)(end - bar - 1)) != NULL ?
+	if ((rc = std_number(&p, end, &e->loc)) < 0 || p != end) {
+		*why = rc == -2 ? "location: the number overflows 64 bits" :
+		    memchr(bar + 1, '|', (size_t)(end - bar - 1)) != NULL ?
 		    "more than three '|'-separated fields" :
 		    "location: expected a decimal number";
 		goto fail;
