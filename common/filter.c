@@ -120,9 +120,11 @@ set_normalize(struct tf_set *s)
 static int
 num(const char *opt, const char *s, size_t n, uint64_t *v, struct tp_err *err)
 {
+	char shown[TP_SHOW_MAX];
+
 	if (tp_parse_u64(s, n, v) != 0)
-		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%.*s\" is not a number",
-		    opt, (int)(n > 40 ? 40 : n), s);
+		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\" is not a number",
+		    opt, tp_show(shown, s, n));
 	return 0;
 }
 
@@ -150,6 +152,11 @@ add_ranges(struct tf_set *s, const char *opt, const char *arg,
 			return tp_fail(err, TP_EXIT_FAIL,
 			    "%s: empty element in \"%s\"", opt, arg);
 		if ((sep = memchr(p, '+', n)) != NULL) {
+			if (sep == p)
+				return tp_fail(err, TP_EXIT_FAIL, "%s: \"%.*s\": "
+				    "a range A+N needs its start A (write "
+				    "%.*s- for %.*s and after)", opt, (int)n, p,
+				    (int)n - 1, p + 1, (int)n - 1, p + 1);
 			if (num(opt, p, (size_t)(sep - p), &lo, err) < 0 ||
 			    num(opt, sep + 1, (size_t)(e - sep - 1), &cnt, err) < 0)
 				return -1;
@@ -273,6 +280,7 @@ static int
 value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
     const char *key, uint64_t lineno, struct tp_err *err)
 {
+	char shown[TP_SHOW_MAX];
 	uint64_t v;
 
 	if (val == NULL)
@@ -283,8 +291,8 @@ value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
 		return 0;
 	err->line = lineno;
 	err->col = (uint64_t)(val - line) + 1;
-	return tp_fail(err, TP_EXIT_DATA, "field \"%s\": \"%.*s\" is not a number",
-	    key, (int)(n > 40 ? 40 : n), val);
+	return tp_fail(err, TP_EXIT_DATA, "field \"%s\": \"%s\" is not a number",
+	    key, tp_show(shown, val, n));
 }
 
 static int

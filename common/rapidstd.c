@@ -40,7 +40,7 @@ rs_fmt_event(char *p, const struct rb_event *e, int bare)
 	return p;
 }
 
-/* Decimal digits at *s up to end or a non-digit; -1 if none or too big. */
+/* Decimal digits at *s up to end or a non-digit; -1 if none, -2 if too big. */
 static int
 std_number(const char **s, const char *end, uint64_t *v)
 {
@@ -52,7 +52,7 @@ std_number(const char **s, const char *end, uint64_t *v)
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		if (x > (UINT64_MAX - d) / 10)
-			return -1;
+			return -2;
 		x = x * 10 + d;
 	}
 	*s = p;
@@ -67,13 +67,15 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 	const char *p = line, *end = line + len, *op, *bar;
 	size_t oplen;
 	unsigned i;
+	int rc;
 
 	memset(e, 0, sizeof *e);
 	*bare = -1;		/* no operand */
 	if (p < end && *p == 'T')
 		p++;
-	if (std_number(&p, end, &e->tid) < 0) {
-		*why = "thread: expected T<number>";
+	if ((rc = std_number(&p, end, &e->tid)) < 0) {
+		*why = rc == -2 ? "thread: the number overflows 64 bits" :
+		    "thread: expected T<number>";
 		goto fail;
 	}
 	if (p == end || *p != '|') {
@@ -109,8 +111,9 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 		*bare = !(p < bar && *p == std_prefix[i]);
 		if (!*bare)
 			p++;
-		if (std_number(&p, bar, &e->decor) < 0) {
-			*why = std_prefix[i] == 'L' ? "expected a lock: "
+		if ((rc = std_number(&p, bar, &e->decor)) < 0) {
+			*why = rc == -2 ? "operand: the number overflows 64 "
+			    "bits" : std_prefix[i] == 'L' ? "expected a lock: "
 			    "L<number> or <number>" : std_prefix[i] == 'V' ?
 			    "expected a variable: V<number> or <number>" :
 			    "expected a thread: T<number> or <number>";
@@ -129,8 +132,9 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 		goto fail;
 	}
 	p = bar + 1;
-	if (std_number(&p, end, &e->loc) < 0 || p != end) {
-		*why = memchr(bar + 1, '|', (size_t)(end - bar - 1)) != NULL ?
+	if ((rc = std_number(&p, end, &e->loc)) < 0 || p != end) {
+		*why = rc == -2 ? "location: the number overflows 64 bits" :
+		    memchr(bar + 1, '|', (size_t)(end - bar - 1)) != NULL ?
 		    "more than three '|'-separated fields" :
 		    "location: expected a decimal number";
 		goto fail;

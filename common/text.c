@@ -604,7 +604,7 @@ int
 tr_fail(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
     const char *fmt, ...)
 {
-	char msg[200];
+	char msg[200], shown[TP_SHOW_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -615,9 +615,33 @@ tr_fail(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
 	r->err->offset = TP_NONE;
 	if (f == NULL)
 		return tp_fail(r->err, TP_EXIT_DATA, "%s", msg);
-	return tp_fail(r->err, TP_EXIT_DATA, "field \"%.*s\": \"%.*s\": %s",
-	    (int)f->keylen, f->key, f->vallen > 40 ? 40 : (int)f->vallen,
-	    f->val, msg);
+	return tp_fail(r->err, TP_EXIT_DATA, "field \"%.*s\": \"%s\": %s",
+	    (int)f->keylen, f->key, tp_show(shown, f->val, f->vallen), msg);
+}
+
+const char *
+tp_show(char *buf, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = buf;
+
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*p++ = (char)c;
+		} else {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		}
+	}
+	if (n > 40) {
+		memcpy(p, "...", 3);
+		p += 3;
+	}
+	*p = '\0';
+	return buf;
 }
 
 /* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */

@@ -157,6 +157,14 @@ int tr_is_null(const struct tr_field *f);
 int tr_get_u64(struct tr_reader *r, const struct tr_rec *rec, const char *key,
     uint64_t *v, int required);
 
+/*
+ * s[0..n) for a message: at most 40 bytes of it, bytes that are not
+ * printable ASCII (a NUL, a control, UTF-8) as \xHH, "..." when cut.
+ * Returns buf, which needs TP_SHOW_MAX bytes.
+ */
+#define TP_SHOW_MAX (40 * 4 + 4)
+const char *tp_show(char *buf, const char *s, size_t n);
+
 /* Report an error about a record or a field of it (f may be NULL). */
 int tr_fail(struct tr_reader *r, const struct tr_rec *rec,
     const struct tr_field *f, const char *fmt, ...)

@@ -81,7 +81,7 @@ bad 'T0|acq(L1)|x' '12: location: expected a decimal number' "bad location"
 bad 'T0|acq(L1)|2|' '13: more than three '"'|'"'-separated fields' "trailing |"
 bad 'T0|acq(L1)' '4: expected three '"'|'"'-separated fields' "two fields"
 bad 'T0|begin(5)|2' '9: unexpected text after the operation' "begin with an operand"
-bad 'T0|r(V99999999999999999999)|2' '7: expected a variable: V<number> or <number>' "operand overflow"
+bad 'T0|r(V99999999999999999999)|2' '7: operand: the number overflows 64 bits' "operand overflow"
 
 # A location RAPID cannot read (Integer.parseInt) is refused, not written.
 printf 'T0|acq(L1)|2147483647\nT0|rel(L1)|2147483648\n' | std2txt > big.txt

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Diagnostics that name the real problem (issue 7 §7): numbers that
+# overflow, bytes a terminal would hide, a range without its start.
+. "$srcdir/tests/tap.sh"
+
+printf 'T99999999999999999999999|acq(L3)|362\n' > big.std
+err=$(std2txt big.std 2>&1 >/dev/null)
+is "$?:$err" "1:std2txt: big.std:1:2: thread: the number overflows 64 bits" \
+    "std2txt: a thread id over 64 bits is said to overflow"
+printf 'T0|acq(L3)|99999999999999999999999\n' > loc.std
+err=$(std2txt loc.std 2>&1 >/dev/null)
+is "$?:$err" "1:std2txt: loc.std:1:12: location: the number overflows 64 bits" \
+    "std2txt: a location over 64 bits is said to overflow"
+printf 'T0|acq(L99999999999999999999999)|3\n' > op.std
+err=$(std2txt op.std 2>&1 >/dev/null)
+like "$?:$err" "1:std2txt: op.std:1:*: operand: the number overflows 64 bits" \
+    "std2txt: an operand over 64 bits is said to overflow"
+
+# A NUL (or any byte a terminal hides) in a value is shown as \xHH.
+printf 'read tid=1\0002 var=2\n' > nul.txt
+err=$(txtfilter --tid 1 nul.txt 2>&1 >/dev/null)
+is "$?:$err" '2:txtfilter: nul.txt:1:10: field "tid": "1\x002" is not a number' \
+    "txtfilter: a NUL in a value is shown"
+printf 'read tid=1 var=2\n' > ok.txt
+err=$(txtfilter --tid "$(printf '4\0017')" ok.txt 2>&1 | head -n 1)
+is "$err" 'txtfilter: --tid: "4\x017" is not a number' \
+    "txtfilter: a control byte in an option value is shown"
+
+# --ts +5: the range has no start.
+err=$(txtfilter --ts +5 ok.txt 2>&1 | head -n 1)
+is "$err" 'txtfilter: --ts: "+5": a range A+N needs its start A (write 5- for 5 and after)' \
+    "txtfilter --ts +5 names the missing start"
+done_testing
