@@ -61,6 +61,54 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	    dir == TP_ENCODE ? ", not trace text" : "", other->decoder);
 }
 
+void
+tp_inputs_init(struct tp_inputs *it, int nfiles, char **files, unsigned flags)
+{
+	it->files = files;
+	it->nfiles = nfiles;
+	it->next = 0;
+	it->flags = flags;
+	it->path = NULL;
+	it->status = 0;
+	tp_err_clear(&it->err);
+}
+
+/* The first failure's status is the program's. */
+static void
+inputs_failed(struct tp_inputs *it)
+{
+	tp_err_print(&it->err, it->in.name);
+	if (it->status == 0)
+		it->status = it->err.status ? it->err.status : TP_EXIT_FAIL;
+}
+
+int
+tp_inputs_next(struct tp_inputs *it)
+{
+	while (it->next < (it->nfiles > 0 ? it->nfiles : 1)) {
+		if (it->status != 0 && !(it->flags & TP_INPUTS_KEEP_GOING))
+			return 0;
+		it->path = it->nfiles > 0 ? it->files[it->next] : NULL;
+		it->next++;
+		tp_err_clear(&it->err);
+		if (tp_in_open(&it->in, it->path, &it->err) == 0)
+			return 1;
+		inputs_failed(it);
+		tp_in_close(&it->in);
+	}
+	return 0;
+}
+
+int
+tp_inputs_done(struct tp_inputs *it, int rc)
+{
+	if (tp_in_close(&it->in) < 0)
+		rc = -1;
+	if (rc < 0)
+		inputs_failed(it);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 run_one(const struct tp_job *job, const struct tp_format *f, struct tp_in *in,
     struct tp_out *out, struct tp_err *err)
@@ -84,33 +132,21 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 {
 	const struct tp_format *f = tp_format_find(job->format);
 	int text_out = job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT);
-	char *stdin_only[] = { NULL };
+	struct tp_inputs it;
 	struct tp_out out;
-	struct tp_err err;
-	struct tp_in in;
-	int i, rc = 0, opened = 0;
+	int rc, opened = 0;
 
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
-	if (nfiles == 0) {
-		files = stdin_only;
-		nfiles = 1;
-	}
-	for (i = 0; i < nfiles && rc == 0; i++) {
-		tp_err_clear(&err);
-		if (tp_in_open(&in, files[i], &err) < 0) {
-			tp_in_close(&in);
-			rc = -1;
-			break;
-		}
+	tp_inputs_init(&it, nfiles, files, 0);
+	while (tp_inputs_next(&it)) {
 		/* The output is made once the first input is open. */
 		if (!opened) {
 			tp_out_open(&out, job->com.output, !text_out);
 			opened = 1;
 		}
-		rc = run_one(job, f, &in, &out, &err);
-		if (tp_in_close(&in) < 0)
-			rc = -1;
+		rc = run_one(job, f, &it.in, &out, &it.err);
+		rc = tp_inputs_done(&it, rc);
 		if (job->report != NULL)
 			job->report(job->stats, rc < 0);
 	}
@@ -119,11 +155,7 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 	 * output file appears only on success.
 	 */
 	if (opened)
-		tp_out_close(&out, rc == 0 || (text_out &&
-		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
-	if (rc < 0) {
-		tp_err_print(&err, in.name);
-		return err.status;
-	}
-	return TP_EXIT_OK;
+		tp_out_close(&out, it.status == 0 || (text_out &&
+		    it.status == TP_EXIT_DATA && out.tmppath == NULL));
+	return it.status;
 }

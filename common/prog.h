@@ -52,4 +52,36 @@ int tp_run(struct tp_job *job, int nfiles, char **files);
 int tp_check_format(const struct tp_format *f, enum tp_dir dir,
     struct tp_in *in, struct tp_err *err);
 
+/*
+ * The inputs of a program that reads several, as cat and grep do: each
+ * FILE in turn ("-" is standard input; none, standard input alone).
+ *
+ *	tp_inputs_init(&it, argc - optind, argv + optind, 0);
+ *	while (tp_inputs_next(&it))
+ *		tp_inputs_done(&it, work(&it.in, &it.err));
+ *	return it.status;
+ *
+ * A file that cannot be opened, or whose work failed (-1, with it.err
+ * filled), is reported on stderr (prog: name: where: what).  The first
+ * failure ends the run, unless TP_INPUTS_KEEP_GOING (grep) is given.
+ */
+#define TP_INPUTS_KEEP_GOING 1u
+
+struct tp_inputs {
+	char **files;
+	int nfiles, next;
+	unsigned flags;
+	const char *path;	/* of the current input: NULL is stdin */
+	struct tp_in in;	/* the current input, open */
+	struct tp_err err;	/* where the current input's errors go */
+	int status;		/* 0, or the first failure's exit status */
+};
+
+void tp_inputs_init(struct tp_inputs *it, int nfiles, char **files,
+    unsigned flags);
+/* Open the next input: 1, or 0 when there is none left to read. */
+int tp_inputs_next(struct tp_inputs *it);
+/* Close the current input after work that returned rc.  0 or -1. */
+int tp_inputs_done(struct tp_inputs *it, int rc);
+
 #endif

@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "input.h"
 #include "opts.h"
+#include "prog.h"
 #include "output.h"
 #include "text.h"
 
@@ -94,36 +95,24 @@ put_count(struct tp_out *o, const char *label, uint64_t n)
 }
 
 /*
- * Filter one input into out; returns its selected count, or -1 after
- * printing a diagnostic (the lines before a bad one stay written).
+ * Filter one open input into out: its selected count, or -1 with err
+ * filled (the lines before a bad one stay written).
  */
 static int64_t
-filter_one(struct cmdline *cl, const char *path, int label, struct tp_out *out)
+filter_one(struct cmdline *cl, struct tp_inputs *it, int label,
+    struct tp_out *out)
 {
 	struct tf_stats st;
-	struct tp_err err;
-	struct tp_in in;
 	struct tr_reader r;
 	const char *name;
-	int rc;
 
-	tp_err_clear(&err);
-	if (tp_in_open(&in, path, &err) < 0) {
-		tp_err_print(&err, in.name);
-		tp_in_close(&in);
-		return -1;
-	}
 	/* grep's name for standard input in file-name prefixes. */
-	name = path == NULL || strcmp(path, "-") == 0 ? "(standard input)" : path;
+	name = it->path == NULL || strcmp(it->path, "-") == 0 ?
+	    "(standard input)" : it->path;
 	cl->f.label = label && !cl->count && !cl->list ? name : NULL;
-	tr_init(&r, &in);
-	rc = tf_run(&cl->f, &r, cl->count || cl->list ? NULL : out, &st);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
-	if (rc < 0) {
-		tp_err_print(&err, in.name);
+	tr_init(&r, &it->in);
+	if (tf_run(&cl->f, &r, cl->count || cl->list ? NULL : out, &st) < 0)
 		return -1;
-	}
 	if (cl->list) {
 		if (st.selected > 0) {
 			tp_out_puts(out, name);
@@ -132,7 +121,7 @@ filter_one(struct cmdline *cl, const char *path, int label, struct tp_out *out)
 	} else if (cl->count) {
 		put_count(out, label ? name : NULL, st.selected);
 	}
-	tp_note("%s: %llu selected, %llu rejected, %llu passed", in.name,
+	tp_note("%s: %llu selected, %llu rejected, %llu passed", it->in.name,
 	    (unsigned long long)st.selected, (unsigned long long)st.rejected,
 	    (unsigned long long)st.passed);
 	return (int64_t)st.selected;
@@ -145,7 +134,8 @@ main(int argc, char **argv)
 	struct tp_err err;
 	struct tp_out out;
 	uint64_t max;
-	int c, i, nfiles, selected = 0, failed = 0, rc;
+	struct tp_inputs it;
+	int c, nfiles, selected = 0, failed, rc;
 
 	tp_setprog(argv[0]);
 	tp_err_clear(&err);
@@ -209,14 +199,13 @@ main(int argc, char **argv)
 		cl.names = nfiles > 1;
 
 	tp_out_open(&out, cl.com.output, 0);
-	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
-		int64_t n = filter_one(&cl, nfiles > 0 ? argv[optind + i] : NULL,
-		    cl.names, &out);
-		if (n < 0)
-			failed = 1;
-		else if (n > 0)
+	tp_inputs_init(&it, nfiles, argv + optind, TP_INPUTS_KEEP_GOING);
+	while (tp_inputs_next(&it)) {
+		int64_t n = filter_one(&cl, &it, cl.names, &out);
+		if (tp_inputs_done(&it, n < 0 ? -1 : 0) == 0 && n > 0)
 			selected = 1;
 	}
+	failed = it.status != 0;
 	tf_free(&cl.f);
 	/*
 	 * On stdout the lines before a bad one stay written, as grep's

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "input.h"
 #include "opts.h"
+#include "prog.h"
 #include "output.h"
 #include "stat.h"
 #include "text.h"
@@ -65,7 +66,8 @@ main(int argc, char **argv)
 	struct ts_opts o = { .top = 10, .max_keys = TS_MAX_KEYS_DEFAULT };
 	struct ts_stat *s;
 	struct tp_out out;
-	int c, i, nfiles, rc = 0;
+	struct tp_inputs it;
+	int c, rc;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "jb:n:",
@@ -91,27 +93,14 @@ main(int argc, char **argv)
 	}
 	if ((s = ts_new(&o)) == NULL)
 		tp_die(TP_EXIT_FAIL, "out of memory");
-	nfiles = argc - optind;
-	for (i = 0; i < (nfiles > 0 ? nfiles : 1) && rc == 0; i++) {
-		const char *path = nfiles > 0 ? argv[optind + i] : NULL;
-		struct tp_err err;
-		struct tp_in in;
+	tp_inputs_init(&it, argc - optind, argv + optind, 0);
+	while (tp_inputs_next(&it)) {
 		struct tr_reader r;
 
-		tp_err_clear(&err);
-		if (tp_in_open(&in, path, &err) < 0) {
-			tp_err_print(&err, in.name);
-			tp_in_close(&in);
-			rc = TP_EXIT_FAIL;
-			break;
-		}
-		tr_init(&r, &in);
-		if (ts_add_input(s, &r) < 0 || tp_in_close(&in) < 0) {
-			tp_err_print(&err, in.name);
-			rc = err.status;
-		}
-		tp_in_close(&in);
+		tr_init(&r, &it.in);
+		tp_inputs_done(&it, ts_add_input(s, &r));
 	}
+	rc = it.status;
 	if (rc == 0) {
 		tp_out_open(&out, com.output, 0);
 		ts_report(s, &out);
