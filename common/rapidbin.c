@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "fmt.h"
 #include "format.h"
 #include "idmap.h"
@@ -37,62 +38,19 @@ const enum rb_decor_kind rb_decor_kind[RB_NOPS] = {
 void
 rb_header_get(const unsigned char *b, struct rb_header *h)
 {
-	h->threads = (uint16_t)(b[0] << 8 | b[1]);
-	h->locks = (uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 |
-	    (uint32_t)b[4] << 8 | b[5];
-	h->vars = (uint32_t)b[6] << 24 | (uint32_t)b[7] << 16 |
-	    (uint32_t)b[8] << 8 | b[9];
-	h->events = 0;
-	for (int i = 10; i < 18; i++)
-		h->events = h->events << 8 | b[i];
-}
-
-static inline void
-put_be64(unsigned char *b, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = __builtin_bswap64(v);
-	memcpy(b, &v, 8);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	memcpy(b, &v, 8);
-#else
-	for (int i = 7; i >= 0; i--) {
-		b[i] = (unsigned char)v;
-		v >>= 8;
-	}
-#endif
-}
-
-static inline uint64_t
-get_be64(const unsigned char *b)
-{
-	uint64_t v;
-
-	memcpy(&v, b, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = __builtin_bswap64(v);
-#elif !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-	v = (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
-	    (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
-	    (uint64_t)b[6] << 8 | b[7];
-#endif
-	return v;
+	h->threads = tp_get_be16(b);
+	h->locks = tp_get_be32(b + 2);
+	h->vars = tp_get_be32(b + 6);
+	h->events = tp_get_be64(b + 10);
 }
 
 void
 rb_header_put(unsigned char *b, const struct rb_header *h)
 {
-	b[0] = (unsigned char)(h->threads >> 8);
-	b[1] = (unsigned char)h->threads;
-	b[2] = (unsigned char)(h->locks >> 24);
-	b[3] = (unsigned char)(h->locks >> 16);
-	b[4] = (unsigned char)(h->locks >> 8);
-	b[5] = (unsigned char)h->locks;
-	b[6] = (unsigned char)(h->vars >> 24);
-	b[7] = (unsigned char)(h->vars >> 16);
-	b[8] = (unsigned char)(h->vars >> 8);
-	b[9] = (unsigned char)h->vars;
-	put_be64(b + 10, h->events);
+	tp_put_be16(b, h->threads);
+	tp_put_be32(b + 2, h->locks);
+	tp_put_be32(b + 6, h->vars);
+	tp_put_be64(b + 10, h->events);
 }
 
 /* ------------------------------------------------------ event text */
@@ -413,7 +371,7 @@ decode_events(struct tp_in *in, struct tp_out *out,
 			size_t end = n - done < DEC_BATCH ? n : done + DEC_BATCH;
 			char *p = tp_out_reserve(out, DEC_BATCH * RB_LINE_MAX);
 			for (; done < end; done++, index++) {
-				rb_unpack(get_be64(b + 8 * done), &e);
+				rb_unpack(tp_get_be64(b + 8 * done), &e);
 				if (e.op >= RB_NOPS) {
 					tp_fail(err, TP_EXIT_DATA, "invalid "
 					    "operation %u (valid: 0-9)", e.op);
@@ -519,7 +477,7 @@ rapidbin_probe(const unsigned char *p, size_t n, char *detail,
 	if (n < TP_PROBE_LEN && (n - RB_HEADER_SIZE) % 8 != 0)
 		return TP_PROBE_NO;
 	for (i = RB_HEADER_SIZE; i + 8 <= n; i += 8)
-		if (((get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
+		if (((tp_get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
 			return TP_PROBE_NO;
 	if (detailsz > 0)
 		snprintf(detail, detailsz, "threads=%u events=%llu",
@@ -1134,7 +1092,7 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 				m.decor = e.decor;
 				m.loc = e.loc;	/* 0 when absent */
 			}
-			put_be64(p, rb_pack(&m));
+			tp_put_be64(p, rb_pack(&m));
 			p += 8;
 		}
 		tp_out_commit(out, (char *)p);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "fmt.h"
 #include "format.h"
 #include "json.h"
@@ -179,40 +180,20 @@ trac_slot_find(const struct trac_arch *a, const char *name, size_t n)
 	return -1;
 }
 
-static inline uint32_t
-rd32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
 static inline uint64_t
 rdptr(const unsigned char *p, unsigned ps)
 {
-	uint64_t v = rd32(p);
-
-	if (ps == 8)
-		v |= (uint64_t)rd32(p + 4) << 32;
-	return v;
-}
-
-static inline unsigned char *
-wr32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-	return p + 4;
+	return ps == 8 ? tp_get_le64(p) : tp_get_le32(p);
 }
 
 static inline unsigned char *
 wrptr(unsigned char *p, uint64_t v, unsigned ps)
 {
-	p = wr32(p, (uint32_t)v);
 	if (ps == 8)
-		p = wr32(p, (uint32_t)(v >> 32));
-	return p;
+		tp_put_le64(p, v);
+	else
+		tp_put_le32(p, (uint32_t)v);
+	return p + ps;
 }
 
 /* ------------------------------------------------------------ JSON header */
@@ -356,7 +337,7 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 			b->len = n;
 			return BLK_SHORT;
 		}
-		b->tid = rd32(p + 4);
+		b->tid = tp_get_le32(p + 4);
 	}
 	b->op = p + n;
 	n += b->oplen;
@@ -417,7 +398,7 @@ chain_score(const struct trac_arch *a, const unsigned char *p, size_t avail,
 			size_t n;
 			if (avail < 5)
 				return eof ? 2 * depth - 1 : 2 * k;
-			n = 5 + (size_t)rd32(p + 1);
+			n = 5 + (size_t)tp_get_le32(p + 1);
 			if (avail < n)
 				return eof && n - 5 <= TRAC_USER_CHUNK ?
 				    2 * depth - 1 : 2 * k;
@@ -661,7 +642,7 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 	if (avail < 8)
 		return tp_fail(err, TP_EXIT_DATA, "truncated header: needs 8 "
 		    "bytes, only %ld left", avail);
-	len = rd32(p + 4);
+	len = tp_get_le32(p + 4);
 	err->offset = 4;
 	if (len > 0x7fffffffu)
 		return tp_fail(err, TP_EXIT_DATA, "JSON header length 0x%lx is "
@@ -787,7 +768,7 @@ decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
 		return block_fail(d, err, "truncated user block: needs 5 bytes, "
 		    "only %ld left", avail);
 	}
-	len = rd32(p + 1);
+	len = tp_get_le32(p + 1);
 	k = len < TRAC_USER_CHUNK ? len : TRAC_USER_CHUNK;
 	if (5 + k <= TP_IN_BLOCK) {
 		if ((got = user_bytes(d, in, err, 5 + k, &p)) < 0)
@@ -1001,7 +982,7 @@ trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 		return TP_PROBE_NO;
 	if (n >= 8 && detailsz > 0)
 		snprintf(detail, detailsz, "JSON header of %lu bytes",
-		    (unsigned long)rd32(p + 4));
+		    (unsigned long)tp_get_le32(p + 4));
 	return TP_PROBE_YES;
 }
 
@@ -1104,7 +1085,7 @@ write_header(struct enc *e, const void *json, size_t n)
 	unsigned char h[8];
 
 	memcpy(h, "TRAC", 4);
-	wr32(h + 4, (uint32_t)n);
+	tp_put_le32(h + 4, (uint32_t)n);
 	tp_out_write(e->out, h, 8);
 	tp_out_write(e->out, json, n);
 	e->header_done = 1;
@@ -1223,8 +1204,10 @@ flush_insn(struct enc *e)
 	*p++ = (unsigned char)e->nreg;
 	*p++ = (unsigned char)e->nmem;
 	*p++ = (unsigned char)((flag ? TRAC_FLAG_TID : 0) | e->rsvd | e->oplen);
-	if (store)
-		p = wr32(p, e->ptid);
+	if (store) {
+		tp_put_le32(p, e->ptid);
+		p += 4;
+	}
 	memcpy(p, e->op, e->oplen);
 	p += e->oplen;
 	for (i = 0, prev = (unsigned)-1; i < e->nreg; i++) {
@@ -1552,7 +1535,7 @@ user_record(struct enc *e)
 	}
 	flush_insn(e);
 	h[0] = (unsigned char)type;
-	wr32(h + 1, (uint32_t)size);
+	tp_put_le32(h + 1, (uint32_t)size);
 	tp_out_write(e->out, h, 5);
 	if (n > 0)
 		tp_out_write(e->out, e->buf, n);
