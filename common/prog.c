@@ -5,9 +5,8 @@
 
 #include "prog.h"
 
-/* The first bytes, for the probes; what arrived before an input error. */
-static long
-probe_bytes(struct tp_in *in, const unsigned char **p)
+long
+tp_probe_bytes(struct tp_in *in, const unsigned char **p)
 {
 	long n = tp_in_fill(in, 1);
 
@@ -25,6 +24,16 @@ probe_bytes(struct tp_in *in, const unsigned char **p)
 }
 
 int
+tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
+    struct tp_err *err)
+{
+	if (!(f->flags & TP_FMT_TEXT) && in->fd >= 0 && isatty(in->fd))
+		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
+		    "data from a terminal");
+	return 0;
+}
+
+int
 tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
     struct tp_err *err)
 {
@@ -33,7 +42,7 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	const char *z, *cmd;
 	char detail[128];
 	int own, level = TP_PROBE_NO;
-	size_t n = (size_t)probe_bytes(in, &p);
+	size_t n = (size_t)tp_probe_bytes(in, &p);
 
 	if ((z = tp_compressed(p, n, &cmd)) != NULL) {
 		err->offset = 0;
@@ -69,17 +78,23 @@ tp_inputs_init(struct tp_inputs *it, int nfiles, char **files, unsigned flags)
 	it->next = 0;
 	it->flags = flags;
 	it->path = NULL;
+	it->out = NULL;
 	it->status = 0;
 	tp_err_clear(&it->err);
 }
 
-/* The first failure's status is the program's. */
+/* The worst failure's status is the program's (2 over 1, as grep). */
 static void
 inputs_failed(struct tp_inputs *it)
 {
+	int status = it->err.status ? it->err.status : TP_EXIT_FAIL;
+
+	/* After the valid records before the fault, on a shared terminal. */
+	if (it->out != NULL && status == TP_EXIT_DATA)
+		tp_out_flush(it->out);
 	tp_err_print(&it->err, it->in.name);
-	if (it->status == 0)
-		it->status = it->err.status ? it->err.status : TP_EXIT_FAIL;
+	if (status > it->status)
+		it->status = status;
 }
 
 int
@@ -115,10 +130,8 @@ run_one(const struct tp_job *job, const struct tp_format *f, struct tp_in *in,
 {
 	struct tr_reader r;
 
-	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
-	    in->fd >= 0 && isatty(in->fd))
-		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
-		    "data from a terminal");
+	if (job->dir == TP_DECODE && tp_refuse_terminal(f, in, err) < 0)
+		return -1;
 	if (tp_check_format(f, job->dir, in, err) < 0)
 		return -1;
 	if (job->dir == TP_DECODE)
@@ -143,6 +156,7 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 		/* The output is made once the first input is open. */
 		if (!opened) {
 			tp_out_open(&out, job->com.output, !text_out);
+			it.out = text_out ? &out : NULL;
 			opened = 1;
 		}
 		rc = run_one(job, f, &it.in, &out, &it.err);

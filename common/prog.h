@@ -53,6 +53,18 @@ int tp_check_format(const struct tp_format *f, enum tp_dir dir,
     struct tp_in *in, struct tp_err *err);
 
 /*
+ * The first bytes of an input, for the probes, without consuming them:
+ * up to TP_PROBE_LEN, fewer only at the end of the input (or before an
+ * input error, which stays pending for the module to meet).  Returns the
+ * count, with *p at them.
+ */
+long tp_probe_bytes(struct tp_in *in, const unsigned char **p);
+
+/* A binary format is not read from a terminal: 0, or -1 with err filled. */
+int tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
+    struct tp_err *err);
+
+/*
  * The inputs of a program that reads several, as cat and grep do: each
  * FILE in turn ("-" is standard input; none, standard input alone).
  *
@@ -64,6 +76,8 @@ int tp_check_format(const struct tp_format *f, enum tp_dir dir,
  * A file that cannot be opened, or whose work failed (-1, with it.err
  * filled), is reported on stderr (prog: name: where: what).  The first
  * failure ends the run, unless TP_INPUTS_KEEP_GOING (grep) is given.
+ * Set out to have the records written so far flushed before the
+ * diagnostic of bad input (text output, whose valid prefix is kept).
  */
 #define TP_INPUTS_KEEP_GOING 1u
 
@@ -74,7 +88,8 @@ struct tp_inputs {
 	const char *path;	/* of the current input: NULL is stdin */
 	struct tp_in in;	/* the current input, open */
 	struct tp_err err;	/* where the current input's errors go */
-	int status;		/* 0, or the first failure's exit status */
+	struct tp_out *out;	/* flushed before bad input's diagnostic */
+	int status;		/* 0, or the worst failure's exit status */
 };
 
 void tp_inputs_init(struct tp_inputs *it, int nfiles, char **files,

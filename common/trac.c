@@ -980,9 +980,34 @@ trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 		detail[0] = '\0';
 	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
 		return TP_PROBE_NO;
-	if (n >= 8 && detailsz > 0)
-		snprintf(detail, detailsz, "JSON header of %lu bytes",
-		    (unsigned long)tp_get_le32(p + 4));
+	if (n >= 8 && detailsz > 0) {
+		/*
+		 * The architecture and version, as the header's JSON names
+		 * them: its members that are whole in the bytes seen.
+		 */
+		uint32_t len = tp_get_le32(p + 4);
+		const char *json = (const char *)p + 8, *cur, *k, *v, *ve;
+		const char *e = json + (len < n - 8 ? len : n - 8);
+		char arch[8] = "";
+		size_t kn, alen = 0, vlen = 0;
+		const char *ver = "?";
+
+		cur = tp_json_ws(json, e);
+		while (cur < e && (*cur == '{' || *cur == ',') &&
+		    tp_json_member(&cur, e, &k, &kn, &v, &ve)) {
+			if (kn == 4 && memcmp(k, "arch", 4) == 0 &&
+			    (alen = arch_string(v, ve, arch, sizeof arch)) ==
+			    SIZE_MAX)
+				alen = 0;
+			if (kn == 3 && memcmp(k, "ver", 3) == 0 && ve - v < 16) {
+				ver = v;
+				vlen = (size_t)(ve - v);
+			}
+		}
+		snprintf(detail, detailsz, "%.*s%sversion %.*s, JSON header of "
+		    "%lu bytes", (int)alen, arch, alen ? ", " : "",
+		    vlen ? (int)vlen : 1, ver, (unsigned long)len);
+	}
 	return TP_PROBE_YES;
 }
 

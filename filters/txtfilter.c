@@ -200,6 +200,7 @@ main(int argc, char **argv)
 
 	tp_out_open(&out, cl.com.output, 0);
 	tp_inputs_init(&it, nfiles, argv + optind, TP_INPUTS_KEEP_GOING);
+	it.out = &out;
 	while (tp_inputs_next(&it)) {
 		int64_t n = filter_one(&cl, &it, cl.names, &out);
 		if (tp_inputs_done(&it, n < 0 ? -1 : 0) == 0 && n > 0)

@@ -21,13 +21,16 @@ while read -r name dec enc kind desc; do
 done < table
 
 # program, its input, whether its output is binary, whether it takes
-# several files: each format's decoder and encoder, and txtfilter.
+# several files: each format's decoder and encoder, txtfilter, txtstat
+# and any2txt.
 while read -r name dec enc kind desc; do
 	[ "$kind" = binary ] && bin=1 || bin=0
 	echo "$dec $name.in 0 1"
 	echo "$enc $name.txt $bin 0"
 done < table > programs
 echo "txtfilter trac.txt 0 -" >> programs
+echo "txtstat trac.txt 0 -" >> programs
+echo "any2txt trac.in 0 1" >> programs
 while read -r prog input bin multi; do
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
@@ -79,6 +82,8 @@ while read -r name dec enc kind desc; do
 	echo "$enc $name.bigtxt"
 done < table > programs
 echo "txtfilter trac.bigtxt" >> programs
+echo "txtstat trac.bigtxt" >> programs
+echo "any2txt rapidbin.big" >> programs
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
