@@ -71,6 +71,16 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 }
 
 void
+tp_warn_skips(const struct tr_skips *sk)
+{
+	if (sk->count > 0)
+		tp_warn("%llu record%s skipped, %s (first at line %llu: %s)",
+		    (unsigned long long)sk->count, sk->count == 1 ? "" : "s",
+		    sk->cannot, (unsigned long long)sk->first_line,
+		    sk->first_why);
+}
+
+void
 tp_inputs_init(struct tp_inputs *it, int nfiles, char **files, unsigned flags)
 {
 	it->files = files;

@@ -52,6 +52,9 @@ int tp_run(struct tp_job *job, int nfiles, char **files);
 int tp_check_format(const struct tp_format *f, enum tp_dir dir,
     struct tp_in *in, struct tp_err *err);
 
+/* "prog: N records skipped, CANNOT (first at line L: WHY)", if any. */
+void tp_warn_skips(const struct tr_skips *sk);
+
 /*
  * The first bytes of an input, for the probes, without consuming them:
  * up to TP_PROBE_LEN, fewer only at the end of the input (or before an

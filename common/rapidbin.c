@@ -160,41 +160,22 @@ enum {
 	FK_SIZE, FK_PC, FK_NKEYS
 };
 
-static int
-field_key(const struct tr_field *f)
-{
-	const char *k = f->key;
-
-#define KEY(s) (f->keylen == sizeof s - 1 && memcmp(k, s, sizeof s - 1) == 0)
-	switch (f->keylen) {
-	case 2:
-		return KEY("pc") ? FK_PC : -1;
-	case 3:
-		return KEY("tid") ? FK_TID : KEY("var") ? FK_VAR : KEY("loc") ?
-		    FK_LOC : -1;
-	case 4:
-		return KEY("lock") ? FK_LOCK : KEY("addr") ? FK_ADDR :
-		    KEY("size") ? FK_SIZE : -1;
-	case 5:
-		return KEY("child") ? FK_CHILD : KEY("decor") ? FK_DECOR :
-		    KEY("bit63") ? FK_BIT63 : -1;
-	default:
-		return -1;
-	}
-#undef KEY
-}
+static const char *const field_keys[FK_NKEYS] = {
+	[FK_TID] = "tid", [FK_LOCK] = "lock", [FK_VAR] = "var",
+	[FK_CHILD] = "child", [FK_DECOR] = "decor", [FK_LOC] = "loc",
+	[FK_BIT63] = "bit63", [FK_ADDR] = "addr", [FK_SIZE] = "size",
+	[FK_PC] = "pc"
+};
 
 /* The first field of each key this module reads, or NULL. */
 static void
 find_fields(const struct tr_rec *rec, const struct tr_field *f[FK_NKEYS])
 {
-	for (int i = 0; i < FK_NKEYS; i++)
-		f[i] = NULL;
-	for (size_t i = 0; i < rec->nf; i++) {
-		int k = field_key(&rec->f[i]);
-		if (k >= 0 && f[k] == NULL)
-			f[k] = &rec->f[i];
-	}
+	static struct tr_keys keys;
+
+	if (keys.key == NULL)
+		tr_keys_init(&keys, field_keys, FK_NKEYS);
+	tr_fields(&keys, rec, f);
 }
 
 static const int decor_field[RB_NOPS] = {
@@ -778,20 +759,8 @@ enc_header(struct enc *x, const struct tr_rec *rec)
 static int
 enc_skip(struct enc *x, const struct tr_rec *rec)
 {
-	struct rapidbin_enc_stats *st = x->st;
-
-	if (x->opts->strict)
-		return tr_fail(x->r, rec, NULL, "strict: record kind \"%.*s\" "
-		    "has no RapidBin meaning", (int)(rec->kindlen > 64 ? 64 :
-		    rec->kindlen), rec->kind);
-	if (st->skipped++ == 0) {
-		size_t n = rec->kindlen < sizeof st->first_skipped_kind - 1 ?
-		    rec->kindlen : sizeof st->first_skipped_kind - 1;
-		memcpy(st->first_skipped_kind, rec->kind, n);
-		st->first_skipped_kind[n] = '\0';
-		st->first_skipped_line = rec->lineno;
-	}
-	return 0;
+	return tr_skip(x->r, rec, &x->st->skipped, "record kind \"%.*s\"",
+	    (int)(rec->kindlen > 40 ? 40 : rec->kindlen), rec->kind);
 }
 
 static int
@@ -1254,6 +1223,8 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 
 	memset(&x, 0, sizeof x);
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = RB_NO_MEANING;
 	r->err = err;
 	x.r = r;
 	x.err = err;

@@ -34,9 +34,7 @@ struct std_enc_stats {
 	uint64_t events;	/* events written */
 	uint64_t requests, branches;	/* dropped */
 	uint64_t lossy;		/* bit63= or decor= that STD cannot carry */
-	uint64_t skipped;	/* records without a RapidBin meaning */
-	uint64_t first_skipped_line;
-	char first_skipped_kind[32];
+	struct tr_skips skipped;	/* records without a RapidBin meaning */
 };
 
 /* Text stream to STD.  0, or -1 with err set (err is the reader's). */

@@ -1071,17 +1071,8 @@ grow(struct enc *e, size_t n)
 static int
 skip(struct enc *e, const char *fmt, const char *what, size_t n)
 {
-	char why[100];
-
-	snprintf(why, sizeof why, fmt, (int)(n > 40 ? 40 : n), what);
-	if (e->opts->strict)
-		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in an "
-		    "x64dbg trace", why);
-	if (e->st->skipped++ == 0) {
-		e->st->first_skip_line = e->rec->lineno;
-		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
-	}
-	return 0;
+	return tr_skip(e->r, e->rec, &e->st->skipped, fmt,
+	    (int)(n > 40 ? 40 : n), what);
 }
 
 static int
@@ -1425,72 +1416,65 @@ access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
  * x64dbg records it.  Values are pointer-sized; a larger value is split
  * little-endian over the accesses.
  */
+enum { AK_PC, AK_OLD, AK_NEW, AK_TID, AK_SEQ, AK_ADDR, AK_SIZE, AK_FLAGS,
+	AK_NKEYS };
+
+static const char *const access_key[AK_NKEYS] = {
+	"pc", "old", "new", "tid", "seq", "addr", "size", "flags"
+};
+
+static struct tr_keys access_keys;
+
 static int
 access_record(struct enc *e, int write)
 {
 	const struct tr_rec *rec = e->rec;
+	const struct tr_field *f[AK_NKEYS];
 	unsigned ps = e->a->ptrsize;
 	uint64_t addr = 0, old = 0, nv = 0, flags = 0, size = ps, v;
 	uint64_t mask = ps == 8 ? UINT64_MAX : 0xffffffffu;
 	int have_addr = 0;
 	unsigned i, m, count;
 
+	if (access_keys.key == NULL)
+		tr_keys_init(&access_keys, access_key, AK_NKEYS);
 	if (!e->pending)
 		return skip(e, "%.*s without an instruction before it",
 		    rec->kind, rec->kindlen);
-	for (i = 0; i < rec->nf; i++) {
-		const struct tr_field *f = &rec->f[i];
-		switch (f->keylen) {
-		case 2:
-			if (memcmp(f->key, "pc", 2) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_ppc && v != e->ppc)
-					return access_mismatch(e, "pc", v,
-					    e->ppc);
-			}
-			break;
-		case 3:
-			if (memcmp(f->key, "old", 3) == 0) {
-				if (field_u64(e, f, &old) < 0)
-					return -1;
-			} else if (write && memcmp(f->key, "new", 3) == 0) {
-				if (field_u64(e, f, &nv) < 0)
-					return -1;
-			} else if (memcmp(f->key, "tid", 3) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_ptid && v != e->ptid)
-					return access_mismatch(e, "tid", v,
-					    e->ptid);
-			} else if (memcmp(f->key, "seq", 3) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_pseq && v != e->pseq)
-					return access_mismatch(e, "seq", v,
-					    e->pseq);
-			}
-			break;
-		case 4:
-			if (memcmp(f->key, "addr", 4) == 0) {
-				if (field_ptr(e, f, &addr) < 0)
-					return -1;
-				have_addr = 1;
-			} else if (memcmp(f->key, "size", 4) == 0) {
-				if (field_u64(e, f, &size) < 0)
-					return -1;
-			}
-			break;
-		case 5:
-			if (memcmp(f->key, "flags", 5) == 0) {
-				if (field_u64(e, f, &flags) < 0)
-					return -1;
-				if (flags > 0xff)
-					return tr_fail(e->r, rec, f, "not a "
-					    "flag byte");
-			}
-			break;
-		}
+	tr_fields(&access_keys, rec, f);
+	if (f[AK_PC] != NULL) {
+		if (field_u64(e, f[AK_PC], &v) < 0)
+			return -1;
+		if (e->have_ppc && v != e->ppc)
+			return access_mismatch(e, "pc", v, e->ppc);
+	}
+	if ((f[AK_OLD] != NULL && field_u64(e, f[AK_OLD], &old) < 0) ||
+	    (write && f[AK_NEW] != NULL && field_u64(e, f[AK_NEW], &nv) < 0))
+		return -1;
+	if (f[AK_TID] != NULL) {
+		if (field_u64(e, f[AK_TID], &v) < 0)
+			return -1;
+		if (e->have_ptid && v != e->ptid)
+			return access_mismatch(e, "tid", v, e->ptid);
+	}
+	if (f[AK_SEQ] != NULL) {
+		if (field_u64(e, f[AK_SEQ], &v) < 0)
+			return -1;
+		if (e->have_pseq && v != e->pseq)
+			return access_mismatch(e, "seq", v, e->pseq);
+	}
+	if (f[AK_ADDR] != NULL) {
+		if (field_ptr(e, f[AK_ADDR], &addr) < 0)
+			return -1;
+		have_addr = 1;
+	}
+	if (f[AK_SIZE] != NULL && field_u64(e, f[AK_SIZE], &size) < 0)
+		return -1;
+	if (f[AK_FLAGS] != NULL) {
+		if (field_u64(e, f[AK_FLAGS], &flags) < 0)
+			return -1;
+		if (flags > 0xff)
+			return tr_fail(e->r, rec, f[AK_FLAGS], "not a flag byte");
 	}
 	if (!have_addr)
 		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
@@ -1502,9 +1486,8 @@ access_record(struct enc *e, int write)
 		return skip(e, "%.*s beyond 32 memory accesses of an "
 		    "instruction", rec->kind, rec->kindlen);
 	if (count == 1 && ((old | nv) & ~mask) != 0) {
-		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
-		    "old" : "new");
-		return tr_fail(e->r, rec, f, "does not fit in 32 bits (arch "
+		return tr_fail(e->r, rec, f[(old & ~mask) != 0 ? AK_OLD :
+		    AK_NEW], "does not fit in 32 bits (arch "
 		    "x86)");
 	}
 	for (i = 0; i < count; i++) {
@@ -1663,6 +1646,8 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = "not expressible in an x64dbg trace";
 	if ((e = calloc(1, sizeof *e)) == NULL ||
 	    (e->rec = malloc(sizeof *e->rec)) == NULL) {
 		free(e);

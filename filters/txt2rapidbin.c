@@ -39,11 +39,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("skipped %llu records without a RapidBin meaning "
-		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, st->first_skipped_kind,
-		    (unsigned long long)st->first_skipped_line);
+	tp_warn_skips(&st->skipped);
 	if (st->header_record == 2)
 		tp_note("the rapidbin-header record says events=%llu but %llu "
 		    "events were encoded: header counted again",

@@ -39,11 +39,7 @@ report(const void *stats, int failed)
 		tp_warn("dropped %llu branch events (mainline RAPID cannot "
 		    "parse branch; --all keeps them)",
 		    (unsigned long long)st->branches);
-	if (st->skipped > 0)
-		tp_warn("skipped %llu records without a RapidBin meaning "
-		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, st->first_skipped_kind,
-		    (unsigned long long)st->first_skipped_line);
+	tp_warn_skips(&st->skipped);
 	if (st->lossy > 0)
 		tp_note("%llu events carry bit63= or decor=, which STD cannot "
 		    "express", (unsigned long long)st->lossy);

@@ -33,10 +33,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->no_opcode > 0)
 		tp_warn("%llu insn records without opcode bytes were given the "
 		    "one-byte opcode %02x (nop) (first: line %llu)",
@@ -49,7 +46,7 @@ report(const void *stats, int failed)
 	    "%llu user blocks, %llu skipped", (unsigned long long)st->records,
 	    (unsigned long long)st->insns, (unsigned long long)st->accesses,
 	    (unsigned long long)st->user_blocks,
-	    (unsigned long long)st->skipped);
+	    (unsigned long long)st->skipped.count);
 }
 
 int

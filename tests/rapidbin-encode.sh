@@ -44,7 +44,7 @@ enc_fail "header field too big" "rapidbin-header threads=65536 locks=1 vars=1 ev
 enc_fail "header without events" "rapidbin-header threads=1 locks=1 vars=1" \
     '1: rapidbin-header record without field "events"'
 enc_fail "--strict: unknown kind" "acquire tid=0 lock=0 loc=1
-insn tid=0 pc=0x1000" '2: strict: record kind "insn" has no RapidBin meaning' --strict
+insn tid=0 pc=0x1000" '2: record kind "insn": no RapidBin meaning' --strict
 enc_fail "malformed line" 'acquire tid=0 lock="1' '1:22: unterminated string'
 
 # Thread ids that do not fit are renumbered by themselves; so is a child
@@ -99,7 +99,7 @@ write tid=1 var=0 loc=8" "--dense: spaces that fit stay as they are"
 # Skipped records are counted; -q keeps quiet; strict refuses them.
 printf 'trac-header arch=x64\ninsn tid=1 pc=0x10\nacquire tid=0 lock=0 loc=1\nfoo bar=1\n' > s.txt
 txt2rapidbin s.txt > s.bin 2> err.txt
-is "$?:$(cat err.txt)" '0:txt2rapidbin: skipped 3 records without a RapidBin meaning (the first: "trac-header" at line 1)' "skipped records: one summary line"
+is "$?:$(cat err.txt)" '0:txt2rapidbin: 3 records skipped, no RapidBin meaning (first at line 1: record kind "trac-header")' "skipped records: one summary line"
 txt2rapidbin -q s.txt > s.bin 2> err.txt
 is "$(cat err.txt)" "" "-q: no summary"
 is "$(rapidbin2txt s.bin | tail -1)" "acquire tid=0 lock=0 loc=1" "skipped records: the rest is encoded"
