@@ -1,9 +1,42 @@
 /*
  * The converters' common main() body.
  */
+#include <errno.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "prog.h"
+
+int
+tp_open_output(struct tp_out *o, const char *path, int binary)
+{
+	struct tp_err err;
+
+	if (tp_out_open(o, path, binary, &err) == 0)
+		return TP_EXIT_OK;
+	tp_err_print(&err, o->name);
+	return err.status;
+}
+
+int
+tp_close_output(struct tp_out *o, int commit)
+{
+	struct tp_err err;
+
+	if (tp_out_close(o, commit, &err) == 0)
+		return TP_EXIT_OK;
+	if (o->error == EPIPE) {
+		sigset_t set;
+		/* As if SIGPIPE had not been ignored or blocked. */
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+	}
+	tp_err_print(&err, o->name);
+	return TP_EXIT_FAIL;
+}
 
 long
 tp_probe_bytes(struct tp_in *in, const unsigned char **p)
@@ -155,31 +188,55 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 {
 	const struct tp_format *f = tp_format_find(job->format);
 	int text_out = job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT);
-	struct tp_inputs it;
+	char *stdin_only[] = { NULL };
 	struct tp_out out;
-	int rc, opened = 0;
+	struct tp_err err;
+	struct tp_in in;
+	int i, rc = 0, opened = 0, status = TP_EXIT_OK;
 
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
-	tp_inputs_init(&it, nfiles, files, 0);
-	while (tp_inputs_next(&it)) {
+	if (nfiles == 0) {
+		files = stdin_only;
+		nfiles = 1;
+	}
+	for (i = 0; i < nfiles && rc == 0; i++) {
+		tp_err_clear(&err);
+		if (tp_in_open(&in, files[i], &err) < 0) {
+			tp_in_close(&in);
+			rc = -1;
+			break;
+		}
+		in.gz_fallback = job->dir == TP_DECODE &&
+		    (f->flags & TP_FMT_NOMAGIC);
 		/* The output is made once the first input is open. */
 		if (!opened) {
-			tp_out_open(&out, job->com.output, !text_out);
-			it.out = text_out ? &out : NULL;
+			status = tp_open_output(&out, job->com.output, !text_out);
+			if (status != TP_EXIT_OK) {
+				tp_in_close(&in);
+				return status;
+			}
 			opened = 1;
 		}
-		rc = run_one(job, f, &it.in, &out, &it.err);
-		rc = tp_inputs_done(&it, rc);
+		rc = run_one(job, f, &in, &out, &err);
+		if (tp_in_close(&in) < 0)
+			rc = -1;
 		if (job->report != NULL)
 			job->report(job->stats, rc < 0);
 	}
+	if (rc == 0 && job->commit != NULL && job->commit(&err) < 0)
+		rc = -1;
 	/*
-	 * The records before bad input stay on standard output; a named
-	 * output file appears only on success.
+	 * The records before bad input stay where they were written as they
+	 * came; a file written under a temporary name appears only on
+	 * success.
 	 */
 	if (opened)
-		tp_out_close(&out, it.status == 0 || (text_out &&
-		    it.status == TP_EXIT_DATA && out.tmppath == NULL));
-	return it.status;
+		status = tp_close_output(&out, rc == 0 || (text_out &&
+		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
+	if (rc < 0) {
+		tp_err_print(&err, in.name);
+		return err.status > status ? err.status : status;
+	}
+	return status;
 }

@@ -78,8 +78,10 @@ options(char *shortopts, size_t n)
 		}
 	if ((o = calloc(nc + (size_t)nflags + 1, sizeof *o)) == NULL ||
 	    (h = malloc(sizeof help_head + sizeof help_tail +
-	    (size_t)nflags * 160)) == NULL)
-		tp_die(TP_EXIT_FAIL, "out of memory");
+	    (size_t)nflags * 160)) == NULL) {
+		tp_error("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
 	memcpy(o, common, sizeof common);
 	snprintf(shortopts, n, "%slF:", TP_COMMON_SHORTOPTS);
 	len = strlen(help_head);
@@ -219,9 +221,11 @@ main(int argc, char **argv)
 	struct cmdline cl = { .list = 0 };
 	struct option *longopts;
 	char shortopts[128], names[256];
-	struct tp_inputs it;
+	char *stdin_only[] = { NULL }, **files;
 	struct tp_out out;
-	int c, i, rc, opened = 0;
+	struct tp_err err;
+	struct tp_in in;
+	int c, i, nfiles, rc = 0, failed = 0, opened = 0;
 
 	tp_setprog(argv[0]);
 	longopts = options(shortopts, sizeof shortopts);
@@ -255,23 +259,44 @@ main(int argc, char **argv)
 			tp_opt_common(c, &cl.com, help);
 		}
 	}
-	tp_inputs_init(&it, argc - optind, argv + optind,
-	    cl.list ? TP_INPUTS_KEEP_GOING : 0);
-	while (tp_inputs_next(&it)) {
+	nfiles = argc - optind;
+	files = nfiles > 0 ? argv + optind : stdin_only;
+	tp_err_clear(&err);
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1) && !(failed && !cl.list); i++) {
+		if (tp_in_open(&in, files[i], &err) < 0) {
+			tp_err_print(&err, in.name);
+			tp_in_close(&in);
+			failed = 1;
+			rc = TP_EXIT_FAIL;
+			continue;
+		}
+		/* Any format may be one whose bytes begin like gzip. */
+		in.gz_fallback = 1;
 		if (!opened) {
-			tp_out_open(&out, cl.com.output, 0);
-			it.out = &out;
+			int status = tp_open_output(&out, cl.com.output, 0);
+			if (status != TP_EXIT_OK) {
+				tp_in_close(&in);
+				rc = status;
+				break;
+			}
 			opened = 1;
 		}
-		tp_inputs_done(&it, one(&cl, &it.in, &out, &it.err));
+		if (one(&cl, &in, &out, &err) < 0 || tp_in_close(&in) < 0) {
+			tp_err_print(&err, in.name);
+			failed = 1;
+			if (rc == 0 || err.status == TP_EXIT_FAIL)
+				rc = err.status;
+			tp_err_clear(&err);
+		}
+		tp_in_close(&in);
 	}
-	rc = it.status;
 	/*
-	 * As the decoders do: the records before bad input stay on standard
-	 * output; a named output file appears only on success.
+	 * As the decoders do: the records before bad input stay where they
+	 * were written as they came; a file written under a temporary name
+	 * appears only on success.
 	 */
-	if (opened && tp_out_close(&out, rc == 0 || (rc == TP_EXIT_DATA &&
-	    out.tmppath == NULL)) < 0)
+	if (opened && tp_close_output(&out, !failed || (rc == TP_EXIT_DATA &&
+	    out.tmppath == NULL)) != 0)
 		rc = TP_EXIT_FAIL;
 	free(longopts);
 	free(help);

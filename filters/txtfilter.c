@@ -12,8 +12,8 @@
 #include "fmt.h"
 #include "input.h"
 #include "opts.h"
-#include "prog.h"
 #include "output.h"
+#include "prog.h"
 #include "text.h"
 
 static const char help[] =
@@ -95,24 +95,36 @@ put_count(struct tp_out *o, const char *label, uint64_t n)
 }
 
 /*
- * Filter one open input into out: its selected count, or -1 with err
- * filled (the lines before a bad one stay written).
+ * Filter one input into out; returns its selected count, or -1 after
+ * printing a diagnostic (the lines before a bad one stay written).
  */
 static int64_t
-filter_one(struct cmdline *cl, struct tp_inputs *it, int label,
-    struct tp_out *out)
+filter_one(struct cmdline *cl, const char *path, int label, struct tp_out *out)
 {
 	struct tf_stats st;
+	struct tp_err err;
+	struct tp_in in;
 	struct tr_reader r;
 	const char *name;
+	int rc;
 
-	/* grep's name for standard input in file-name prefixes. */
-	name = it->path == NULL || strcmp(it->path, "-") == 0 ?
-	    "(standard input)" : it->path;
-	cl->f.label = label && !cl->count && !cl->list ? name : NULL;
-	tr_init(&r, &it->in);
-	if (tf_run(&cl->f, &r, cl->count || cl->list ? NULL : out, &st) < 0)
+	tp_err_clear(&err);
+	if (tp_in_open(&in, path, &err) < 0) {
+		tp_err_print(&err, in.name);
+		tp_in_close(&in);
 		return -1;
+	}
+	/* grep's name for standard input in file-name prefixes. */
+	name = path == NULL || strcmp(path, "-") == 0 ? "(standard input)" : path;
+	cl->f.label = label && !cl->count && !cl->list ? name : NULL;
+	tr_init(&r, &in);
+	rc = tf_run(&cl->f, &r, cl->count || cl->list ? NULL : out, &st);
+	if (tp_in_close(&in) < 0)
+		rc = -1;
+	if (rc < 0) {
+		tp_err_print(&err, in.name);
+		return -1;
+	}
 	if (cl->list) {
 		if (st.selected > 0) {
 			tp_out_puts(out, name);
@@ -121,7 +133,7 @@ filter_one(struct cmdline *cl, struct tp_inputs *it, int label,
 	} else if (cl->count) {
 		put_count(out, label ? name : NULL, st.selected);
 	}
-	tp_note("%s: %llu selected, %llu rejected, %llu passed", it->in.name,
+	tp_note("%s: %llu selected, %llu rejected, %llu passed", in.name,
 	    (unsigned long long)st.selected, (unsigned long long)st.rejected,
 	    (unsigned long long)st.passed);
 	return (int64_t)st.selected;
@@ -134,8 +146,7 @@ main(int argc, char **argv)
 	struct tp_err err;
 	struct tp_out out;
 	uint64_t max;
-	struct tp_inputs it;
-	int c, nfiles, selected = 0, failed, rc;
+	int c, i, nfiles, selected = 0, failed = 0, rc;
 
 	tp_setprog(argv[0]);
 	tp_err_clear(&err);
@@ -198,21 +209,26 @@ main(int argc, char **argv)
 	if (cl.names < 0)
 		cl.names = nfiles > 1;
 
-	tp_out_open(&out, cl.com.output, 0);
-	tp_inputs_init(&it, nfiles, argv + optind, TP_INPUTS_KEEP_GOING);
-	it.out = &out;
-	while (tp_inputs_next(&it)) {
-		int64_t n = filter_one(&cl, &it, cl.names, &out);
-		if (tp_inputs_done(&it, n < 0 ? -1 : 0) == 0 && n > 0)
+	if ((rc = tp_open_output(&out, cl.com.output, 0)) != 0) {
+		tf_free(&cl.f);
+		return rc;
+	}
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
+		int64_t n = filter_one(&cl, nfiles > 0 ? argv[optind + i] : NULL,
+		    cl.names, &out);
+		if (n < 0)
+			failed = 1;
+		else if (n > 0)
 			selected = 1;
 	}
-	failed = it.status != 0;
 	tf_free(&cl.f);
 	/*
-	 * On stdout the lines before a bad one stay written, as grep's
-	 * would; a named output file is created only when all went well.
+	 * The lines before a bad one stay written where they went as they
+	 * came, as grep's would; a file written under a temporary name is
+	 * created only when all went well.
 	 */
-	if (tp_out_close(&out, !failed || out.tmppath == NULL) < 0 || failed)
+	if (tp_close_output(&out, !failed || out.tmppath == NULL) != 0 ||
+	    failed)
 		return TP_EXIT_FAIL;
 	return selected ? TP_EXIT_OK : 1;
 }

@@ -10,8 +10,8 @@
 #include "diag.h"
 #include "input.h"
 #include "opts.h"
-#include "prog.h"
 #include "output.h"
+#include "prog.h"
 #include "stat.h"
 #include "text.h"
 
@@ -66,8 +66,7 @@ main(int argc, char **argv)
 	struct ts_opts o = { .top = 10, .max_keys = TS_MAX_KEYS_DEFAULT };
 	struct ts_stat *s;
 	struct tp_out out;
-	struct tp_inputs it;
-	int c, rc;
+	int c, i, nfiles, rc = 0;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "jb:n:",
@@ -91,22 +90,40 @@ main(int argc, char **argv)
 			tp_opt_common(c, &com, help);
 		}
 	}
-	if ((s = ts_new(&o)) == NULL)
-		tp_die(TP_EXIT_FAIL, "out of memory");
-	tp_inputs_init(&it, argc - optind, argv + optind, 0);
-	while (tp_inputs_next(&it)) {
+	if ((s = ts_new(&o)) == NULL) {
+		tp_error("out of memory");
+		return TP_EXIT_FAIL;
+	}
+	/* A directory or an unusable -o is refused before any input is read. */
+	if ((rc = tp_open_output(&out, com.output, 0)) != 0) {
+		ts_free(s);
+		return rc;
+	}
+	nfiles = argc - optind;
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1) && rc == 0; i++) {
+		const char *path = nfiles > 0 ? argv[optind + i] : NULL;
+		struct tp_err err;
+		struct tp_in in;
 		struct tr_reader r;
 
-		tr_init(&r, &it.in);
-		tp_inputs_done(&it, ts_add_input(s, &r));
-	}
-	rc = it.status;
-	if (rc == 0) {
-		tp_out_open(&out, com.output, 0);
-		ts_report(s, &out);
-		if (tp_out_close(&out, 1) < 0)
+		tp_err_clear(&err);
+		if (tp_in_open(&in, path, &err) < 0) {
+			tp_err_print(&err, in.name);
+			tp_in_close(&in);
 			rc = TP_EXIT_FAIL;
+			break;
+		}
+		tr_init(&r, &in);
+		if (ts_add_input(s, &r) < 0 || tp_in_close(&in) < 0) {
+			tp_err_print(&err, in.name);
+			rc = err.status;
+		}
+		tp_in_close(&in);
 	}
+	if (rc == 0)
+		ts_report(s, &out);
+	if (tp_close_output(&out, rc == 0) != 0 && rc == 0)
+		rc = TP_EXIT_FAIL;
 	ts_free(s);
 	return rc;
 }
