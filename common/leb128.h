@@ -2,7 +2,8 @@
  * Bounded LEB128 and zigzag.  A reader is given the bytes it may look at
  * and never reads past them.  It tells apart: a complete value, a value
  * cut by the end of the bytes (TRUNC: more may arrive), more than 10
- * bytes (TOOLONG) and bits beyond 64 (OVERFLOW).  An over-long encoding
+ * bytes (TOOLONG) and bits beyond 64 (OVERFLOW, also in a tenth byte that
+ * would go on).  An over-long encoding
  * (a value written in more bytes than it needs, as some writers do) is a
  * valid value; *len tells its length so that an encoder can write it
  * again the same way (tp_uleb_put_n).

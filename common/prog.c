@@ -103,6 +103,70 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	    dir == TP_ENCODE ? ", not trace text" : "", other->decoder);
 }
 
+void
+tp_warn_skips(const struct tr_skips *sk)
+{
+	if (sk->count > 0)
+		tp_warn("%llu record%s skipped, %s (first at line %llu: %s)",
+		    (unsigned long long)sk->count, sk->count == 1 ? "" : "s",
+		    sk->cannot, (unsigned long long)sk->first_line,
+		    sk->first_why);
+}
+
+void
+tp_inputs_init(struct tp_inputs *it, int nfiles, char **files, unsigned flags)
+{
+	it->files = files;
+	it->nfiles = nfiles;
+	it->next = 0;
+	it->flags = flags;
+	it->path = NULL;
+	it->out = NULL;
+	it->status = 0;
+	tp_err_clear(&it->err);
+}
+
+/* The worst failure's status is the program's (2 over 1, as grep). */
+static void
+inputs_failed(struct tp_inputs *it)
+{
+	int status = it->err.status ? it->err.status : TP_EXIT_FAIL;
+
+	/* After the valid records before the fault, on a shared terminal. */
+	if (it->out != NULL && status == TP_EXIT_DATA)
+		tp_out_flush(it->out);
+	tp_err_print(&it->err, it->in.name);
+	if (status > it->status)
+		it->status = status;
+}
+
+int
+tp_inputs_next(struct tp_inputs *it)
+{
+	while (it->next < (it->nfiles > 0 ? it->nfiles : 1)) {
+		if (it->status != 0 && !(it->flags & TP_INPUTS_KEEP_GOING))
+			return 0;
+		it->path = it->nfiles > 0 ? it->files[it->next] : NULL;
+		it->next++;
+		tp_err_clear(&it->err);
+		if (tp_in_open(&it->in, it->path, &it->err) == 0)
+			return 1;
+		inputs_failed(it);
+		tp_in_close(&it->in);
+	}
+	return 0;
+}
+
+int
+tp_inputs_done(struct tp_inputs *it, int rc)
+{
+	if (tp_in_close(&it->in) < 0)
+		rc = -1;
+	if (rc < 0)
+		inputs_failed(it);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 run_one(const struct tp_job *job, const struct tp_format *f, struct tp_in *in,
     struct tp_out *out, struct tp_err *err)

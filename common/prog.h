@@ -74,6 +74,9 @@ int tp_close_output(struct tp_out *o, int commit);
 int tp_check_format(const struct tp_format *f, enum tp_dir dir,
     struct tp_in *in, struct tp_err *err);
 
+/* "prog: N records skipped, CANNOT (first at line L: WHY)", if any. */
+void tp_warn_skips(const struct tr_skips *sk);
+
 /*
  * The first bytes of an input, for the probes, without consuming them:
  * up to TP_PROBE_LEN, fewer only at the end of the input (or before an
@@ -85,5 +88,40 @@ long tp_probe_bytes(struct tp_in *in, const unsigned char **p);
 /* A binary format is not read from a terminal: 0, or -1 with err filled. */
 int tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
     struct tp_err *err);
+
+/*
+ * The inputs of a program that reads several, as cat and grep do: each
+ * FILE in turn ("-" is standard input; none, standard input alone).
+ *
+ *	tp_inputs_init(&it, argc - optind, argv + optind, 0);
+ *	while (tp_inputs_next(&it))
+ *		tp_inputs_done(&it, work(&it.in, &it.err));
+ *	return it.status;
+ *
+ * A file that cannot be opened, or whose work failed (-1, with it.err
+ * filled), is reported on stderr (prog: name: where: what).  The first
+ * failure ends the run, unless TP_INPUTS_KEEP_GOING (grep) is given.
+ * Set out to have the records written so far flushed before the
+ * diagnostic of bad input (text output, whose valid prefix is kept).
+ */
+#define TP_INPUTS_KEEP_GOING 1u
+
+struct tp_inputs {
+	char **files;
+	int nfiles, next;
+	unsigned flags;
+	const char *path;	/* of the current input: NULL is stdin */
+	struct tp_in in;	/* the current input, open */
+	struct tp_err err;	/* where the current input's errors go */
+	struct tp_out *out;	/* flushed before bad input's diagnostic */
+	int status;		/* 0, or the worst failure's exit status */
+};
+
+void tp_inputs_init(struct tp_inputs *it, int nfiles, char **files,
+    unsigned flags);
+/* Open the next input: 1, or 0 when there is none left to read. */
+int tp_inputs_next(struct tp_inputs *it);
+/* Close the current input after work that returned rc.  0 or -1. */
+int tp_inputs_done(struct tp_inputs *it, int rc);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "fmt.h"
 #include "format.h"
 #include "idmap.h"
@@ -37,62 +38,19 @@ const enum rb_decor_kind rb_decor_kind[RB_NOPS] = {
 void
 rb_header_get(const unsigned char *b, struct rb_header *h)
 {
-	h->threads = (uint16_t)(b[0] << 8 | b[1]);
-	h->locks = (uint32_t)b[2] << 24 | (uint32_t)b[3] << 16 |
-	    (uint32_t)b[4] << 8 | b[5];
-	h->vars = (uint32_t)b[6] << 24 | (uint32_t)b[7] << 16 |
-	    (uint32_t)b[8] << 8 | b[9];
-	h->events = 0;
-	for (int i = 10; i < 18; i++)
-		h->events = h->events << 8 | b[i];
-}
-
-static inline void
-put_be64(unsigned char *b, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = __builtin_bswap64(v);
-	memcpy(b, &v, 8);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	memcpy(b, &v, 8);
-#else
-	for (int i = 7; i >= 0; i--) {
-		b[i] = (unsigned char)v;
-		v >>= 8;
-	}
-#endif
-}
-
-static inline uint64_t
-get_be64(const unsigned char *b)
-{
-	uint64_t v;
-
-	memcpy(&v, b, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	v = __builtin_bswap64(v);
-#elif !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-	v = (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
-	    (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
-	    (uint64_t)b[6] << 8 | b[7];
-#endif
-	return v;
+	h->threads = tp_get_be16(b);
+	h->locks = tp_get_be32(b + 2);
+	h->vars = tp_get_be32(b + 6);
+	h->events = tp_get_be64(b + 10);
 }
 
 void
 rb_header_put(unsigned char *b, const struct rb_header *h)
 {
-	b[0] = (unsigned char)(h->threads >> 8);
-	b[1] = (unsigned char)h->threads;
-	b[2] = (unsigned char)(h->locks >> 24);
-	b[3] = (unsigned char)(h->locks >> 16);
-	b[4] = (unsigned char)(h->locks >> 8);
-	b[5] = (unsigned char)h->locks;
-	b[6] = (unsigned char)(h->vars >> 24);
-	b[7] = (unsigned char)(h->vars >> 16);
-	b[8] = (unsigned char)(h->vars >> 8);
-	b[9] = (unsigned char)h->vars;
-	put_be64(b + 10, h->events);
+	tp_put_be16(b, h->threads);
+	tp_put_be32(b + 2, h->locks);
+	tp_put_be32(b + 6, h->vars);
+	tp_put_be64(b + 10, h->events);
 }
 
 /* ------------------------------------------------------ event text */
@@ -204,41 +162,22 @@ enum {
 	FK_SIZE, FK_PC, FK_NKEYS
 };
 
-static int
-field_key(const struct tr_field *f)
-{
-	const char *k = f->key;
-
-#define KEY(s) (f->keylen == sizeof s - 1 && memcmp(k, s, sizeof s - 1) == 0)
-	switch (f->keylen) {
-	case 2:
-		return KEY("pc") ? FK_PC : -1;
-	case 3:
-		return KEY("tid") ? FK_TID : KEY("var") ? FK_VAR : KEY("loc") ?
-		    FK_LOC : -1;
-	case 4:
-		return KEY("lock") ? FK_LOCK : KEY("addr") ? FK_ADDR :
-		    KEY("size") ? FK_SIZE : -1;
-	case 5:
-		return KEY("child") ? FK_CHILD : KEY("decor") ? FK_DECOR :
-		    KEY("bit63") ? FK_BIT63 : -1;
-	default:
-		return -1;
-	}
-#undef KEY
-}
+static const char *const field_keys[FK_NKEYS] = {
+	[FK_TID] = "tid", [FK_LOCK] = "lock", [FK_VAR] = "var",
+	[FK_CHILD] = "child", [FK_DECOR] = "decor", [FK_LOC] = "loc",
+	[FK_BIT63] = "bit63", [FK_ADDR] = "addr", [FK_SIZE] = "size",
+	[FK_PC] = "pc"
+};
 
 /* The first field of each key this module reads, or NULL. */
 static void
 find_fields(const struct tr_rec *rec, const struct tr_field *f[FK_NKEYS])
 {
-	for (int i = 0; i < FK_NKEYS; i++)
-		f[i] = NULL;
-	for (size_t i = 0; i < rec->nf; i++) {
-		int k = field_key(&rec->f[i]);
-		if (k >= 0 && f[k] == NULL)
-			f[k] = &rec->f[i];
-	}
+	static struct tr_keys keys;
+
+	if (keys.key == NULL)
+		tr_keys_init(&keys, field_keys, FK_NKEYS);
+	tr_fields(&keys, rec, f);
 }
 
 static const int decor_field[RB_NOPS] = {
@@ -422,7 +361,7 @@ decode_events(struct tp_in *in, struct tp_out *out,
 			size_t end = n - done < DEC_BATCH ? n : done + DEC_BATCH;
 			char *p = tp_out_reserve(out, DEC_BATCH * RB_LINE_MAX);
 			for (; done < end; done++, index++) {
-				rb_unpack(get_be64(b + 8 * done), &e);
+				rb_unpack(tp_get_be64(b + 8 * done), &e);
 				if (e.op >= RB_NOPS) {
 					tp_fail(err, TP_EXIT_DATA, "invalid "
 					    "operation %u (valid: 0-9)", e.op);
@@ -539,7 +478,7 @@ rapidbin_probe(const unsigned char *p, size_t n, char *detail,
 	if (n < TP_PROBE_LEN && (n - RB_HEADER_SIZE) % 8 != 0)
 		return TP_PROBE_NO;
 	for (i = RB_HEADER_SIZE; i + 8 <= n; i += 8)
-		if (((get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
+		if (((tp_get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
 			return TP_PROBE_NO;
 	if (detailsz > 0)
 		snprintf(detail, detailsz, "threads=%u events=%llu",
@@ -729,20 +668,8 @@ enc_header(struct enc *x, const struct tr_rec *rec)
 static int
 enc_skip(struct enc *x, const struct tr_rec *rec)
 {
-	struct rapidbin_enc_stats *st = x->st;
-
-	if (x->opts->strict)
-		return tr_fail(x->r, rec, NULL, "strict: record kind \"%.*s\" "
-		    "has no RapidBin meaning", (int)(rec->kindlen > 64 ? 64 :
-		    rec->kindlen), rec->kind);
-	if (st->skipped++ == 0) {
-		size_t n = rec->kindlen < sizeof st->first_skipped_kind - 1 ?
-		    rec->kindlen : sizeof st->first_skipped_kind - 1;
-		memcpy(st->first_skipped_kind, rec->kind, n);
-		st->first_skipped_kind[n] = '\0';
-		st->first_skipped_line = rec->lineno;
-	}
-	return 0;
+	return tr_skip(x->r, rec, &x->st->skipped, "record kind \"%.*s\"",
+	    (int)(rec->kindlen > 40 ? 40 : rec->kindlen), rec->kind);
 }
 
 static int
@@ -1095,7 +1022,7 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 				m.decor = e.decor;
 				m.loc = e.loc;	/* 0 when absent */
 			}
-			put_be64(p, rb_pack(&m));
+			tp_put_be64(p, rb_pack(&m));
 			p += 8;
 		}
 		tp_out_commit(out, (char *)p);
@@ -1258,6 +1185,8 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 
 	memset(&x, 0, sizeof x);
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = RB_NO_MEANING;
 	r->err = err;
 	x.r = r;
 	x.err = err;

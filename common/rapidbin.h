@@ -138,6 +138,9 @@ int rapidbin_decode(struct tp_in *in, struct tp_out *out,
 
 /* ------------------------------------------------------------ encoder */
 
+/* What a skipped record lacks (struct tr_skips), for txt2rapidbin and txt2std. */
+#define RB_NO_MEANING "no RapidBin meaning"
+
 struct rapidbin_enc_opts {
 	int strict;		/* records without a RapidBin meaning: error */
 	int dense;		/* map out-of-range lock/var/child/loc values */
@@ -147,9 +150,7 @@ struct rapidbin_enc_opts {
 
 struct rapidbin_enc_stats {
 	uint64_t events;
-	uint64_t skipped;	/* records without a RapidBin meaning */
-	uint64_t first_skipped_line;
-	char first_skipped_kind[32];
+	struct tr_skips skipped;	/* records without a RapidBin meaning */
 	int header_record;	/* 0 none, 1 used as stored, 2 recounted */
 	uint64_t header_record_events;
 	uint64_t file_events;	/* the events the decoded file held */

@@ -155,6 +155,7 @@ std_encode(struct tr_reader *r, struct tp_out *out,
 	int rc, bare = 0;
 
 	memset(st, 0, sizeof *st);
+	st->skipped.cannot = RB_NO_MEANING;
 	r->err = err;
 	if (rec == NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
@@ -183,15 +184,9 @@ std_encode(struct tr_reader *r, struct tp_out *out,
 		if (k == RB_K_HEADER || k == RB_K_END)
 			continue;
 		if (k == RB_K_OTHER) {
-			if (st->skipped++ == 0) {
-				size_t n = rec->kindlen <
-				    sizeof st->first_skipped_kind - 1 ?
-				    rec->kindlen :
-				    sizeof st->first_skipped_kind - 1;
-				memcpy(st->first_skipped_kind, rec->kind, n);
-				st->first_skipped_kind[n] = '\0';
-				st->first_skipped_line = rec->lineno;
-			}
+			tr_skip(r, rec, &st->skipped, "record kind \"%.*s\"",
+			    (int)(rec->kindlen > 40 ? 40 : rec->kindlen),
+			    rec->kind);
 			continue;
 		}
 		if ((rc = rb_rec_event(r, rec, k, &e)) < 0)

@@ -37,9 +37,7 @@ struct std_enc_stats {
 	uint64_t events;	/* events written */
 	uint64_t requests, branches;	/* dropped */
 	uint64_t lossy;		/* bit63= or decor= that STD cannot carry */
-	uint64_t skipped;	/* records without a RapidBin meaning */
-	uint64_t first_skipped_line;
-	char first_skipped_kind[32];
+	struct tr_skips skipped;	/* records without a RapidBin meaning */
 	int from_std;		/* the stream had a std-header record */
 };
 

@@ -644,6 +644,72 @@ tp_show(char *buf, const char *s, size_t n)
 	return buf;
 }
 
+static unsigned
+key_hash(const char *k, size_t n)
+{
+	return ((unsigned)n * 7 + (unsigned char)k[0] +
+	    (unsigned char)k[n - 1] * 3) & 63;
+}
+
+void
+tr_keys_init(struct tr_keys *t, const char *const *key, unsigned n)
+{
+	unsigned i;
+
+	t->key = key;
+	t->n = n < TR_KEYS_MAX ? n : TR_KEYS_MAX;
+	memset(t->head, -1, sizeof t->head);
+	/* Backwards, so that each bucket lists its keys in table order. */
+	for (i = t->n; i-- > 0;) {
+		unsigned h = key_hash(key[i], strlen(key[i]));
+		t->len[i] = (unsigned char)strlen(key[i]);
+		t->next[i] = t->head[h];
+		t->head[h] = (signed char)i;
+	}
+}
+
+void
+tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
+    const struct tr_field **f)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		f[i] = NULL;
+	for (i = 0; i < rec->nf; i++) {
+		const struct tr_field *fi = &rec->f[i];
+		int k;
+		if (fi->keylen == 0)
+			continue;
+		for (k = t->head[key_hash(fi->key, fi->keylen)]; k >= 0;
+		    k = t->next[k])
+			if (t->len[k] == fi->keylen &&
+			    memcmp(t->key[k], fi->key, fi->keylen) == 0)
+				break;
+		if (k >= 0 && f[k] == NULL)
+			f[k] = fi;
+	}
+}
+
+int
+tr_skip(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
+    const char *fmt, ...)
+{
+	char why[sizeof sk->first_why];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (sk->strict)
+		return tr_fail(r, rec, NULL, "%s: %s", why, sk->cannot);
+	if (sk->count++ == 0) {
+		sk->first_line = rec->lineno;
+		memcpy(sk->first_why, why, sizeof why);
+	}
+	return 0;
+}
+
 /* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */
 static const unsigned char hexdigit[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,

@@ -165,6 +165,43 @@ int tr_get_u64(struct tr_reader *r, const struct tr_rec *rec, const char *key,
 #define TP_SHOW_MAX (40 * 4 + 4)
 const char *tp_show(char *buf, const char *s, size_t n);
 
+/*
+ * The fields an encoder reads, looked up by a table of keys in one pass
+ * over a record: tr_keys_init() once, then tr_fields() per record sets
+ * f[i] to the first field whose key is key[i], or NULL.
+ */
+#define TR_KEYS_MAX 32
+
+struct tr_keys {
+	const char *const *key;
+	unsigned n;
+	signed char head[64];	/* first key of each hash bucket, or -1 */
+	signed char next[TR_KEYS_MAX];
+	unsigned char len[TR_KEYS_MAX];
+};
+
+void tr_keys_init(struct tr_keys *t, const char *const *key, unsigned n);
+void tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
+    const struct tr_field **f);
+
+/*
+ * Records an encoder cannot express are skipped and counted, or under
+ * --strict are an error: "WHY: CANNOT" at the record.  The program says
+ * "N records skipped, CANNOT (first at line L: WHY)" (tp_warn_skips).
+ */
+struct tr_skips {
+	int strict;		/* a skip is an error */
+	const char *cannot;	/* "not expressible in an x64dbg trace" */
+	uint64_t count;
+	uint64_t first_line;
+	char first_why[120];
+};
+
+/* Skip rec for the reason fmt says: 0, or under strict -1 (r's err set). */
+int tr_skip(struct tr_reader *r, const struct tr_rec *rec,
+    struct tr_skips *sk, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Report an error about a record or a field of it (f may be NULL). */
 int tr_fail(struct tr_reader *r, const struct tr_rec *rec,
     const struct tr_field *f, const char *fmt, ...)

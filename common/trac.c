@@ -9,13 +9,13 @@
  * - Builds before PR #3920 write the thread id of the block after a thread
  *   switch without setting flag 0x80 ("tidstored=noflag" here).
  */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "fmt.h"
 #include "format.h"
 #include "json.h"
@@ -237,40 +237,20 @@ use:
 	return t;
 }
 
-static inline uint32_t
-rd32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
 static inline uint64_t
 rdptr(const unsigned char *p, unsigned ps)
 {
-	uint64_t v = rd32(p);
-
-	if (ps == 8)
-		v |= (uint64_t)rd32(p + 4) << 32;
-	return v;
-}
-
-static inline unsigned char *
-wr32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-	return p + 4;
+	return ps == 8 ? tp_get_le64(p) : tp_get_le32(p);
 }
 
 static inline unsigned char *
 wrptr(unsigned char *p, uint64_t v, unsigned ps)
 {
-	p = wr32(p, (uint32_t)v);
 	if (ps == 8)
-		p = wr32(p, (uint32_t)(v >> 32));
-	return p;
+		tp_put_le64(p, v);
+	else
+		tp_put_le32(p, (uint32_t)v);
+	return p + ps;
 }
 
 /* ------------------------------------------------------------ JSON header */
@@ -414,7 +394,7 @@ parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
 			b->len = n;
 			return BLK_SHORT;
 		}
-		b->tid = rd32(p + 4);
+		b->tid = tp_get_le32(p + 4);
 	}
 	b->op = p + n;
 	n += b->oplen;
@@ -475,7 +455,7 @@ chain_score(const struct trac_arch *a, const unsigned char *p, size_t avail,
 			size_t n;
 			if (avail < 5)
 				return eof ? 2 * depth - 1 : 2 * k;
-			n = 5 + (size_t)rd32(p + 1);
+			n = 5 + (size_t)tp_get_le32(p + 1);
 			if (avail < n)
 				return eof && n - 5 <= TRAC_USER_CHUNK ?
 				    2 * depth - 1 : 2 * k;
@@ -760,7 +740,7 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 	if (avail < 8)
 		return tp_fail(err, TP_EXIT_DATA, "truncated header: needs 8 "
 		    "bytes, only %ld left", avail);
-	len = rd32(p + 4);
+	len = tp_get_le32(p + 4);
 	err->offset = 4;
 	if (len > 0x7fffffffu)
 		return tp_fail(err, TP_EXIT_DATA, "JSON header length 0x%lx is "
@@ -886,7 +866,7 @@ decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
 		return block_fail(d, err, "truncated user block: needs 5 bytes, "
 		    "only %ld left", avail);
 	}
-	len = rd32(p + 1);
+	len = tp_get_le32(p + 1);
 	k = len < TRAC_USER_CHUNK ? len : TRAC_USER_CHUNK;
 	if (5 + k <= TP_IN_BLOCK) {
 		if ((got = user_bytes(d, in, err, 5 + k, &p)) < 0)
@@ -1095,31 +1075,6 @@ fail:
  * The magic alone says TRAC: a file that starts with it and is broken
  * after is still a trace for trac2txt to diagnose.
  */
-/*
- * A short bare or quoted value after key in the first len bytes of a JSON
- * text, for the probe's detail only; NULL if not there.
- */
-static const char *
-probe_json(const char *json, size_t len, const char *key, int *n)
-{
-	size_t k = strlen(key), i;
-
-	for (i = 0; i + k < len; i++) {
-		const char *v = json + i + k;
-		size_t m = 0;
-		if (memcmp(json + i, key, k) != 0)
-			continue;
-		while (v < json + len && (*v == ':' || *v == ' ' || *v == '"'))
-			v++;
-		while (v + m < json + len && m < 16 && (isalnum((unsigned char)v[m]) ||
-		    v[m] == '.' || v[m] == '_'))
-			m++;
-		*n = (int)m;
-		return m > 0 ? v : NULL;
-	}
-	return NULL;
-}
-
 int
 trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 {
@@ -1128,18 +1083,32 @@ trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
 		return TP_PROBE_NO;
 	if (n >= 8 && detailsz > 0) {
-		/* The architecture and version, as the header's JSON names them. */
-		size_t len = rd32(p + 4) < n - 8 ? rd32(p + 4) : n - 8;
-		const char *json = (const char *)p + 8, *a, *v;
-		int alen = 0, vlen = 0;
+		/*
+		 * The architecture and version, as the header's JSON names
+		 * them: its members that are whole in the bytes seen.
+		 */
+		uint32_t len = tp_get_le32(p + 4);
+		const char *json = (const char *)p + 8, *cur, *k, *v, *ve;
+		const char *e = json + (len < n - 8 ? len : n - 8);
+		char arch[8] = "";
+		size_t kn, alen = 0, vlen = 0;
+		const char *ver = "?";
 
-		if ((a = probe_json(json, len, "\"arch\"", &alen)) == NULL)
-			a = "";
-		if ((v = probe_json(json, len, "\"ver\"", &vlen)) == NULL)
-			v = "";
+		cur = tp_json_ws(json, e);
+		while (cur < e && (*cur == '{' || *cur == ',') &&
+		    tp_json_member(&cur, e, &k, &kn, &v, &ve)) {
+			if (kn == 4 && memcmp(k, "arch", 4) == 0 &&
+			    (alen = arch_string(v, ve, arch, sizeof arch)) ==
+			    SIZE_MAX)
+				alen = 0;
+			if (kn == 3 && memcmp(k, "ver", 3) == 0 && ve - v < 16) {
+				ver = v;
+				vlen = (size_t)(ve - v);
+			}
+		}
 		snprintf(detail, detailsz, "%.*s%sversion %.*s, JSON header of "
-		    "%lu bytes", alen, a, alen ? ", " : "", vlen ? vlen : 1,
-		    vlen ? v : "?", (unsigned long)rd32(p + 4));
+		    "%lu bytes", (int)alen, arch, alen ? ", " : "",
+		    vlen ? (int)vlen : 1, ver, (unsigned long)len);
 	}
 	return TP_PROBE_YES;
 }
@@ -1214,17 +1183,8 @@ grow(struct enc *e, size_t n)
 static int
 skip(struct enc *e, const char *fmt, const char *what, size_t n)
 {
-	char why[100];
-
-	snprintf(why, sizeof why, fmt, (int)(n > 40 ? 40 : n), what);
-	if (e->opts->strict)
-		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in an "
-		    "x64dbg trace", why);
-	if (e->st->skipped++ == 0) {
-		e->st->first_skip_line = e->rec->lineno;
-		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
-	}
-	return 0;
+	return tr_skip(e->r, e->rec, &e->st->skipped, fmt,
+	    (int)(n > 40 ? 40 : n), what);
 }
 
 static int
@@ -1253,7 +1213,7 @@ write_header(struct enc *e, const void *json, size_t n)
 	unsigned char h[8];
 
 	memcpy(h, "TRAC", 4);
-	wr32(h + 4, (uint32_t)n);
+	tp_put_le32(h + 4, (uint32_t)n);
 	tp_out_write(e->out, h, 8);
 	tp_out_write(e->out, json, n);
 	e->header_done = 1;
@@ -1372,8 +1332,10 @@ flush_insn(struct enc *e)
 	*p++ = (unsigned char)e->nreg;
 	*p++ = (unsigned char)e->nmem;
 	*p++ = (unsigned char)((flag ? TRAC_FLAG_TID : 0) | e->rsvd | e->oplen);
-	if (store)
-		p = wr32(p, e->ptid);
+	if (store) {
+		tp_put_le32(p, e->ptid);
+		p += 4;
+	}
 	memcpy(p, e->op, e->oplen);
 	p += e->oplen;
 	for (i = 0, prev = (unsigned)-1; i < e->nreg; i++) {
@@ -1699,72 +1661,65 @@ access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
  * x64dbg records it.  Values are pointer-sized; a larger value is split
  * little-endian over the accesses.
  */
+enum { AK_PC, AK_OLD, AK_NEW, AK_TID, AK_SEQ, AK_ADDR, AK_SIZE, AK_FLAGS,
+	AK_NKEYS };
+
+static const char *const access_key[AK_NKEYS] = {
+	"pc", "old", "new", "tid", "seq", "addr", "size", "flags"
+};
+
+static struct tr_keys access_keys;
+
 static int
 access_record(struct enc *e, int write)
 {
 	const struct tr_rec *rec = e->rec;
+	const struct tr_field *f[AK_NKEYS];
 	unsigned ps = e->a->ptrsize;
 	uint64_t addr = 0, old = 0, nv = 0, flags = 0, size = ps, v;
 	uint64_t mask = ps == 8 ? UINT64_MAX : 0xffffffffu;
 	int have_addr = 0;
 	unsigned i, m, count;
 
+	if (access_keys.key == NULL)
+		tr_keys_init(&access_keys, access_key, AK_NKEYS);
 	if (!e->pending)
 		return skip(e, "%.*s without an instruction before it",
 		    rec->kind, rec->kindlen);
-	for (i = 0; i < rec->nf; i++) {
-		const struct tr_field *f = &rec->f[i];
-		switch (f->keylen) {
-		case 2:
-			if (memcmp(f->key, "pc", 2) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_ppc && v != e->ppc)
-					return access_mismatch(e, "pc", v,
-					    e->ppc);
-			}
-			break;
-		case 3:
-			if (memcmp(f->key, "old", 3) == 0) {
-				if (field_u64(e, f, &old) < 0)
-					return -1;
-			} else if (write && memcmp(f->key, "new", 3) == 0) {
-				if (field_u64(e, f, &nv) < 0)
-					return -1;
-			} else if (memcmp(f->key, "tid", 3) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_ptid && v != e->ptid)
-					return access_mismatch(e, "tid", v,
-					    e->ptid);
-			} else if (memcmp(f->key, "seq", 3) == 0) {
-				if (field_u64(e, f, &v) < 0)
-					return -1;
-				if (e->have_pseq && v != e->pseq)
-					return access_mismatch(e, "seq", v,
-					    e->pseq);
-			}
-			break;
-		case 4:
-			if (memcmp(f->key, "addr", 4) == 0) {
-				if (field_ptr(e, f, &addr) < 0)
-					return -1;
-				have_addr = 1;
-			} else if (memcmp(f->key, "size", 4) == 0) {
-				if (field_u64(e, f, &size) < 0)
-					return -1;
-			}
-			break;
-		case 5:
-			if (memcmp(f->key, "flags", 5) == 0) {
-				if (field_u64(e, f, &flags) < 0)
-					return -1;
-				if (flags > 0xff)
-					return tr_fail(e->r, rec, f, "not a "
-					    "flag byte");
-			}
-			break;
-		}
+	tr_fields(&access_keys, rec, f);
+	if (f[AK_PC] != NULL) {
+		if (field_u64(e, f[AK_PC], &v) < 0)
+			return -1;
+		if (e->have_ppc && v != e->ppc)
+			return access_mismatch(e, "pc", v, e->ppc);
+	}
+	if ((f[AK_OLD] != NULL && field_u64(e, f[AK_OLD], &old) < 0) ||
+	    (write && f[AK_NEW] != NULL && field_u64(e, f[AK_NEW], &nv) < 0))
+		return -1;
+	if (f[AK_TID] != NULL) {
+		if (field_u64(e, f[AK_TID], &v) < 0)
+			return -1;
+		if (e->have_ptid && v != e->ptid)
+			return access_mismatch(e, "tid", v, e->ptid);
+	}
+	if (f[AK_SEQ] != NULL) {
+		if (field_u64(e, f[AK_SEQ], &v) < 0)
+			return -1;
+		if (e->have_pseq && v != e->pseq)
+			return access_mismatch(e, "seq", v, e->pseq);
+	}
+	if (f[AK_ADDR] != NULL) {
+		if (field_ptr(e, f[AK_ADDR], &addr) < 0)
+			return -1;
+		have_addr = 1;
+	}
+	if (f[AK_SIZE] != NULL && field_u64(e, f[AK_SIZE], &size) < 0)
+		return -1;
+	if (f[AK_FLAGS] != NULL) {
+		if (field_u64(e, f[AK_FLAGS], &flags) < 0)
+			return -1;
+		if (flags > 0xff)
+			return tr_fail(e->r, rec, f[AK_FLAGS], "not a flag byte");
 	}
 	if (!have_addr)
 		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
@@ -1776,9 +1731,8 @@ access_record(struct enc *e, int write)
 		return skip(e, "%.*s beyond 32 memory accesses of an "
 		    "instruction", rec->kind, rec->kindlen);
 	if (count == 1 && ((old | nv) & ~mask) != 0) {
-		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
-		    "old" : "new");
-		return tr_fail(e->r, rec, f, "does not fit in 32 bits (arch "
+		return tr_fail(e->r, rec, f[(old & ~mask) != 0 ? AK_OLD :
+		    AK_NEW], "does not fit in 32 bits (arch "
 		    "x86)");
 	}
 	for (i = 0; i < count; i++) {
@@ -1834,7 +1788,7 @@ user_record(struct enc *e)
 	}
 	flush_insn(e);
 	h[0] = (unsigned char)type;
-	wr32(h + 1, (uint32_t)size);
+	tp_put_le32(h + 1, (uint32_t)size);
 	tp_out_write(e->out, h, 5);
 	if (n > 0)
 		tp_out_write(e->out, e->buf, n);
@@ -1937,6 +1891,8 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = "not expressible in an x64dbg trace";
 	if ((e = calloc(1, sizeof *e)) == NULL ||
 	    (e->rec = malloc(sizeof *e->rec)) == NULL) {
 		free(e);

@@ -113,11 +113,9 @@ struct trac_enc_stats {
 	uint64_t insns;		/* instruction blocks written */
 	uint64_t accesses;
 	uint64_t user_blocks;
-	uint64_t skipped;	/* records that trac cannot express */
+	struct tr_skips skipped;	/* records trac cannot express */
 	uint64_t no_opcode;	/* insn records given TRAC_NO_OPCODE */
 	uint64_t first_no_opcode_line;
-	uint64_t first_skip_line;
-	char first_skip[120];	/* why the first one was skipped */
 	int dump_added;		/* the first block was made a full dump */
 	uint64_t unknown;	/* instructions with registers not given */
 	uint64_t first_unknown_line;

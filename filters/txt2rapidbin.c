@@ -39,12 +39,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("skipped %llu record%s without a RapidBin meaning "
-		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, tp_s(st->skipped),
-		    st->first_skipped_kind,
-		    (unsigned long long)st->first_skipped_line);
+	tp_warn_skips(&st->skipped);
 	if (st->header_record == 2)
 		tp_note("the decoded file held %llu event%s but %llu %s "
 		    "encoded: header counted again",

@@ -39,12 +39,7 @@ report(const void *stats, int failed)
 		tp_warn("dropped %llu branch event%s (mainline RAPID cannot "
 		    "parse branch; --all keeps them)",
 		    (unsigned long long)st->branches, tp_s(st->branches));
-	if (st->skipped > 0)
-		tp_warn("skipped %llu record%s without a RapidBin meaning "
-		    "(the first: \"%s\" at line %llu)",
-		    (unsigned long long)st->skipped, tp_s(st->skipped),
-		    st->first_skipped_kind,
-		    (unsigned long long)st->first_skipped_line);
+	tp_warn_skips(&st->skipped);
 	if (st->events == 0)
 		tp_warn("no event written: the output is empty (the stream "
 		    "held no event record%s)", st->requests + st->branches > 0 ?

@@ -33,11 +33,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu record%s skipped that an x64dbg trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    tp_s(st->skipped),
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->no_opcode > 0)
 		tp_warn("%llu insn record%s without opcode bytes %s given the "
 		    "one-byte opcode %02x (nop) (first: line %llu)",
@@ -60,7 +56,7 @@ report(const void *stats, int failed)
 	    tp_s(st->records), (unsigned long long)st->insns,
 	    tp_s(st->insns), (unsigned long long)st->accesses,
 	    st->accesses == 1 ? "" : "es", (unsigned long long)st->user_blocks,
-	    tp_s(st->user_blocks), (unsigned long long)st->skipped);
+	    tp_s(st->user_blocks), (unsigned long long)st->skipped.count);
 	if (st->insns == 0 && st->user_blocks == 0)
 		tp_warn("no instruction written: the trace is a header only "
 		    "(the stream held no insn record)");

@@ -5,7 +5,7 @@
 for h in "$builddir"/tests/fuzz-*; do
 	[ -x "$h" ] || continue
 	name=${h##*/fuzz-}
-	case $name in *.*) continue ;; esac
+	case $name in *.* | format) continue ;; esac
 	files=$(find "$srcdir/tests/data/$name" "$srcdir/tests/fuzz-corpus/$name" \
 	    -type f 2>/dev/null)
 	if [ -z "$files" ]; then
@@ -16,4 +16,14 @@ for h in "$builddir"/tests/fuzz-*; do
 	"$h" $files >/dev/null 2>&1
 	ok $? "fuzz-$name over $(echo "$files" | wc -l) inputs"
 done
+# The harness every format has, keyed by its row: its sample, its test
+# data and its regression inputs.
+formats > table || exit 99
+while read -r name dec enc kind desc; do
+	files=$(find "$srcdir/tests/data/probe/$name.sample" "$srcdir/tests/data/$name" \
+	    "$srcdir/tests/fuzz-corpus/format-$name" -type f ! -name '*.hex' 2>/dev/null)
+	# shellcheck disable=SC2086
+	FUZZ_FORMAT=$name "$builddir/tests/fuzz-format" $files >/dev/null 2>&1
+	ok $? "fuzz-format $name over $(echo "$files" | wc -l) inputs"
+done < table
 done_testing

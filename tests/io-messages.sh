@@ -16,11 +16,15 @@ err=$(std2txt op.std 2>&1 >/dev/null)
 like "$?:$err" "1:std2txt: op.std:1:*: operand: the number overflows 64 bits" \
     "std2txt: an operand over 64 bits is said to overflow"
 
-# A NUL (or any byte a terminal hides) in a value is shown as \xHH.
+# A byte a terminal hides in a value is shown as \xHH; a NUL is binary.
+printf 'read tid=1\0012 var=2\n' > ctl.txt
+err=$(txtfilter --tid 1 ctl.txt 2>&1 >/dev/null)
+is "$?:$err" '2:txtfilter: ctl.txt:1:10: field "tid": "1\x012" is not a number' \
+    "txtfilter: a control byte in a value is shown"
 printf 'read tid=1\0002 var=2\n' > nul.txt
 err=$(txtfilter --tid 1 nul.txt 2>&1 >/dev/null)
-is "$?:$err" '2:txtfilter: nul.txt:1:10: field "tid": "1\x002" is not a number' \
-    "txtfilter: a NUL in a value is shown"
+is "$?:$err" '2:txtfilter: nul.txt:1:11: a NUL byte: binary data, not trace text' \
+    "txtfilter: a NUL byte is binary data"
 printf 'read tid=1 var=2\n' > ok.txt
 err=$(txtfilter --tid "$(printf '4\0017')" ok.txt 2>&1 | head -n 1)
 is "$err" 'txtfilter: --tid: "4\x017" is not a number' \

@@ -44,7 +44,7 @@ enc_fail "header field too big" "rapidbin-header threads=65536 locks=1 vars=1 ev
 enc_fail "header without events" "rapidbin-header threads=1 locks=1 vars=1" \
     '1: rapidbin-header record without field "events"'
 enc_fail "--strict: unknown kind" "acquire tid=0 lock=0 loc=1
-insn tid=0 pc=0x1000" '2: strict: record kind "insn" has no RapidBin meaning' --strict
+insn tid=0 pc=0x1000" '2: record kind "insn": no RapidBin meaning' --strict
 enc_fail "malformed line" 'acquire tid=0 lock="1' '1:22: unterminated string'
 
 # Thread ids that do not fit are renumbered by themselves; so is a child
@@ -81,7 +81,7 @@ is "$?:$(cat err.txt)" "1:txt2rapidbin: thr2.txt:1026: strict: more than 1024 di
     "1025 threads, --strict: error with the line number"
 is "$(wc -c < thr.bin | tr -d ' ')" 0 "1025 threads, --strict: nothing written"
 txt2rapidbin thr.txt 2> err.txt | rapidbin2txt > thr.out
-is "$(grep -c . err.txt) $(grep -v '^txt2rapidbin: skipped' err.txt)" \
+is "$(grep -c . err.txt) $(grep -v '^txt2rapidbin: .* records skipped' err.txt)" \
     "2 txt2rapidbin: 1025 distinct threads: the first 1023 have their own, the other 2 share thread 1023 (2 events; --strict refuses)" \
     "1025 threads: folded into the last thread id, said in one line"
 is "$(sed -n '1p;$p' thr.out)" "rapidbin-header threads=1024 locks=0 vars=1 events=1025
@@ -107,7 +107,7 @@ write tid=1 var=0 loc=8" "--dense: spaces that fit stay as they are"
 # Skipped records are counted; -q keeps quiet; strict refuses them.
 printf 'trac-header arch=x64\ninsn tid=1 pc=0x10\nacquire tid=0 lock=0 loc=1\nfoo bar=1\n' > s.txt
 txt2rapidbin s.txt > s.bin 2> err.txt
-is "$?:$(cat err.txt)" '0:txt2rapidbin: skipped 3 records without a RapidBin meaning (the first: "trac-header" at line 1)' "skipped records: one summary line"
+is "$?:$(cat err.txt)" '0:txt2rapidbin: 3 records skipped, no RapidBin meaning (first at line 1: record kind "trac-header")' "skipped records: one summary line"
 txt2rapidbin -q s.txt > s.bin 2> err.txt
 is "$(cat err.txt)" "" "-q: no summary"
 is "$(rapidbin2txt s.bin | tail -1)" "acquire tid=0 lock=0 loc=1" "skipped records: the rest is encoded"
@@ -146,7 +146,7 @@ printf 'acquire tid=0 lock=17179869184\n' | txt2rapidbin -o bad.bin 2> /dev/null
 is "$?:$(ls bad.bin* 2> /dev/null)" "1:" "-o: no file left behind on error"
 # An empty result says so (unless -q).
 printf 'insn tid=1 pc=0x1\n' | txt2rapidbin 2> err.txt > e.bin
-is "$? $(cat err.txt)" '0 txt2rapidbin: skipped 1 record without a RapidBin meaning (the first: "insn" at line 1)
+is "$? $(cat err.txt)" '0 txt2rapidbin: 1 record skipped, no RapidBin meaning (first at line 1: record kind "insn")
 txt2rapidbin: no event written: the trace is a header only (the stream held no event record)' \
     "no event: warned once"
 printf 'insn tid=1 pc=0x1\n' | txt2rapidbin -q 2> err.txt > e.bin

@@ -178,7 +178,7 @@ grep "tid=$t " big.txt | txt2rapidbin > b.data 2> b.err
 is "$?" 0 "headline pipeline on 200000 blocks: exit 0"
 n=$(grep "tid=$t " big.txt | grep -c -E '^(read|write) ')
 is "$(rapidbin2txt b.data | sed -n '1s/.*events=//p')" "$n" "headline pipeline: every read and write of thread $t is an event ($n)"
-like "$(cat b.err)" "txt2rapidbin: skipped * records without a RapidBin meaning (the first: \"insn\" at line 1)
+like "$(cat b.err)" "txt2rapidbin: * records skipped, no RapidBin meaning (first at line 1: record kind \"insn\")
 txt2rapidbin: * distinct locations: the first 32767 have their own, the other * share location 32767 (* events; --strict refuses)" \
     "headline pipeline: skipped records and folded locations are said, one line each"
 grep "tid=$t " big.txt | grep -v '^insn' | txt2rapidbin --strict > /dev/null 2> b.err

@@ -93,7 +93,7 @@ is "$?:$(cat big.std):$(cat err.txt)" '1:T0|acq(L1)|2147483647:txt2std: big.txt:
 printf 'insn tid=0 pc=0x1\nread tid=0 addr=0x10 size=4\n' | txt2std > o.std 2> err.txt
 is "$?:$(cat err.txt)" '1:txt2std: <stdin>:2: read record without var=' "txt2std: read without var= is an error"
 printf 'insn tid=0 pc=0x1\nacquire tid=0 lock=1 loc=2\n' | txt2std > o.std 2> err.txt
-is "$?:$(cat err.txt)" '0:txt2std: skipped 1 record without a RapidBin meaning (the first: "insn" at line 1)' "txt2std: other kinds skipped and counted"
+is "$?:$(cat err.txt)" '0:txt2std: 1 record skipped, no RapidBin meaning (first at line 1: record kind "insn")' "txt2std: other kinds skipped and counted"
 # An empty result says so (unless -q).
 printf 'request tid=0 lock=1 loc=2\n' | txt2std 2> err.txt > e.std
 is "$? $(cat err.txt)" "0 txt2std: dropped 1 request event (mainline RAPID cannot parse req; --keep-request keeps them)

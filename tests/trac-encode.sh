@@ -60,7 +60,7 @@ insn tid=2 pc=0x1002
 read tid=2 addr=0x4000 old=0x1
 TXT
 txt2trac c.txt > c.trace 2> err.txt
-is "$? $(cat err.txt)" '0 txt2trac: 2 records skipped that an x64dbg trace cannot hold (first: line 3, read without an instruction before it)
+is "$? $(cat err.txt)" '0 txt2trac: 2 records skipped, not expressible in an x64dbg trace (first at line 3: read without an instruction before it)
 txt2trac: 1 insn record without opcode bytes was given the one-byte opcode 90 (nop) (first: line 10)' \
     "skipped records are counted, the first is named; so are insn records without bytes"
 trac2txt c.trace | sed -n '3,$p' > out.txt
@@ -84,7 +84,7 @@ is "$? $(cat err.txt)" '1 txt2trac: <stdin>:6: record kind "acquire": not expres
 { echo 'insn tid=1 pc=0x1000 bytes=90'; i=0
   while [ $i -lt 33 ]; do echo "read addr=$i old=$i"; i=$((i + 1)); done; } > d.txt
 txt2trac d.txt 2> err.txt | trac2txt > out.txt
-is "$(grep -c '^read' out.txt) $(cat err.txt)" "32 txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 34, read beyond 32 memory accesses of an instruction)" \
+is "$(grep -c '^read' out.txt) $(cat err.txt)" "32 txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 34: read beyond 32 memory accesses of an instruction)" \
     "more than 32 accesses: the rest is skipped and counted"
 
 # Two decoded traces in a row: the second header is dropped and the blocks
@@ -134,7 +134,7 @@ is "$(cat out.txt)" "trac-header arch=x64 json=\"$DEFJSON\"" "empty text: header
 # of another kind is skipped and counted.
 printf 'insn tid=1 pc=0x401000\nwrite tid=1 addr=0x10 size=8 old=0 new=1\nacquire tid=0 lock=3 loc=1\n' > m.txt
 txt2trac m.txt 2> err.txt | trac2txt > out.txt
-is "$(cat err.txt)" 'txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 3, record kind "acquire")
+is "$(cat err.txt)" 'txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 3: record kind "acquire")
 txt2trac: 1 insn record without opcode bytes was given the one-byte opcode 90 (nop) (first: line 1)' \
     "minimal records: the skipped one and the missing opcode are reported"
 is "$(sed -n 2p out.txt | cut -d' ' -f1-5) $(sed -n 2p out.txt | awk '{ print NF }')" \
@@ -169,7 +169,7 @@ write seq=4 tid=2 pc=0x1000 addr=0x20 old=0x1 new=0x2
 write seq=4 tid=1 pc=0x1001 addr=0x28 old=0x1 new=0x2
 TXT
 txt2trac acc.txt 2> err.txt | trac2txt | grep -c '^read\|^write' > out.txt
-is "$(cat out.txt) $(cat err.txt)" "1 txt2trac: 3 records skipped that an x64dbg trace cannot hold (first: line 3, read with seq=5 after an insn with seq=4)" \
+is "$(cat out.txt) $(cat err.txt)" "1 txt2trac: 3 records skipped, not expressible in an x64dbg trace (first at line 3: read with seq=5 after an insn with seq=4)" \
     "accesses of another instruction are skipped"
 sed 3d acc.txt | txt2trac --strict 2> err.txt > /dev/null
 is "$? $(cat err.txt)" "1 txt2trac: <stdin>:3: write with tid=2 after an insn with tid=1: not expressible in an x64dbg trace" \
@@ -205,7 +205,7 @@ printf 'insn bytes=90\nwrite addr=0x50 old=0x100000000 new=1\n' | txt2trac --arc
 is "$? $(cat err.txt)" '1 txt2trac: <stdin>:2:21: field "old": "0x100000000": does not fit in 32 bits (arch x86)' \
     "x86: a pointer-sized value of more than 32 bits is an error"
 printf 'insn bytes=90\nread addr=0x50 size=0\nread addr=0x60 size=257\nread addr=0x70 size=256\n' | txt2trac 2> err.txt | trac2txt | grep -c '^read' > out.txt
-is "$(cat out.txt) $(cat err.txt)" "32 txt2trac: 2 records skipped that an x64dbg trace cannot hold (first: line 2, read of size 0)" \
+is "$(cat out.txt) $(cat err.txt)" "32 txt2trac: 2 records skipped, not expressible in an x64dbg trace (first at line 2: read of size 0)" \
     "size 0 and more than 32 accesses are skipped; 256 bytes are 32 accesses"
 
 # One file holds one architecture: a second header of another is an error.
@@ -244,7 +244,7 @@ is "$? $(cat err.txt)" '1 txt2trac: <stdin>:1:26: field "size": "1": less than t
     "size smaller than the data"
 # An empty result says so (unless -q); counts are singular or plural.
 printf '# nothing\nacquire tid=1 lock=2\n' | txt2trac 2> err.txt > e.trace
-is "$? $(cat err.txt)" '0 txt2trac: 1 record skipped that an x64dbg trace cannot hold (first: line 2, record kind "acquire")
+is "$? $(cat err.txt)" '0 txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 2: record kind "acquire")
 txt2trac: no instruction written: the trace is a header only (the stream held no insn record)' \
     "no instruction: warned once"
 printf '' | txt2trac -q 2> err.txt > e.trace
