@@ -63,6 +63,13 @@ void tv_mapkey(struct tp_out *o, const char *key, size_t n);
 /* Is s non-empty and made only of [A-Za-z0-9_.:/@%+#-] ? */
 int tp_bare_ok(const void *s, size_t n);
 
+/* The length of the longest valid UTF-8 prefix of s (n when all is). */
+size_t tp_utf8_valid(const void *s, size_t n);
+
+/* A float as tv_f64 writes it, into buf; returns the length. */
+#define TP_F64_TEXT_MAX 48
+size_t tp_f64_text(char *buf, double v);
+
 /* ---------------------------------------------------------------- reader */
 
 #define TR_MAXFIELDS 512
