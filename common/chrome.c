@@ -1,9 +1,10 @@
 /*
- * Trace text -> Chrome Trace Event Format.  Slices are written as B and
- * E events when they open and close, so that nothing but the open ones
- * is kept; a close that is not the innermost one on its thread (locks
- * released out of order) ends the slices above it and opens them again,
- * as the format wants slices of one thread nested.
+ * Trace text -> Chrome Trace Event Format.  Slices are written as
+ * complete events (X, with a duration) when they close: the open ones
+ * are kept, with the args of the record that opened them.  B and E pairs
+ * would need no memory, but the DevTools trace engine matches them on
+ * one stack for all threads, so slices of threads that interleave do not
+ * survive it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,11 @@ enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT };
 struct open_slice {
 	int type;
 	uint64_t key;		/* the lock */
+	uint64_t start;
 	size_t namelen;
 	char name[TC_NAME];
+	char *args;		/* ,"args":{...} of the opening record */
+	size_t argslen, argscap;
 };
 
 struct thread {
@@ -43,6 +47,7 @@ struct tc {
 	int mode;		/* 0 not known yet, 1 ns, 2 position */
 	uint64_t now, pos, flow;
 	int first;
+	struct tp_out scratch;	/* args are written here, then kept */
 };
 
 /* -------------------------------------------------------------- writing */
@@ -103,7 +108,7 @@ head(struct tc *c, const char *ph, const char *name, size_t namelen,
 
 /* The fields of a record as args, but those the event says itself. */
 static void
-put_args(struct tc *c, const struct tr_rec *rec)
+put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec)
 {
 	static const char *const own[] = { "ts", "tid", "input", "name" };
 	size_t i, k, n = 0;
@@ -116,13 +121,14 @@ put_args(struct tc *c, const struct tr_rec *rec)
 				break;
 		if (k < 4)
 			continue;
-		tp_out_puts(c->o, n++ ? ",\"" : ",\"args\":{\"");
-		tp_out_write(c->o, f->key, f->keylen);
-		tp_out_puts(c->o, "\":");
-		nj_put_value(c->o, f->val, f->vallen);
+		tp_out_puts(o, n++ ? ",\"" : ",\"args\":{\"");
+		tp_out_write(o, f->key, f->keylen);
+		tp_out_puts(o, "\":");
+		nj_put_value(o, f->val, f->vallen);
 	}
 	if (n > 0)
-		tp_out_putc(c->o, '}');
+		tp_out_putc(o, '}');
+	(void)c;
 }
 
 static void
@@ -184,24 +190,51 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen, const struct tr_rec *rec)
 {
 	struct open_slice *s;
+	size_t n;
 
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 8;
 		struct open_slice *ns = realloc(t->stack, cap * sizeof *ns);
 		if (ns == NULL)
 			return -1;
+		memset(ns + t->cap, 0, (cap - t->cap) * sizeof *ns);
 		t->stack = ns;
 		t->cap = cap;
 	}
 	s = &t->stack[t->n++];
 	s->type = type;
 	s->key = key;
+	s->start = c->now;
 	s->namelen = namelen < TC_NAME ? namelen : TC_NAME;
 	memcpy(s->name, name, s->namelen);
-	head(c, "B", name, namelen, t, c->now);
-	put_args(c, rec);
-	tp_out_putc(c->o, '}');
+	/* The args, kept until the slice closes (the buffers are reused). */
+	c->scratch.len = 0;
+	c->scratch.written = 0;
+	put_args(c, &c->scratch, rec);
+	n = c->scratch.written > 0 ? 0 : c->scratch.len;
+	if (n > s->argscap) {
+		char *na = realloc(s->args, n);
+		if (na == NULL)
+			return -1;
+		s->args = na;
+		s->argscap = n;
+	}
+	memcpy(s->args, c->scratch.buf, n);
+	s->argslen = n;
 	return 0;
+}
+
+static void
+end_slice(struct tc *c, struct thread *t, const struct open_slice *s,
+    int unfinished)
+{
+	head(c, "X", s->name, s->namelen, t, s->start);
+	put_dur(c, c->now - s->start);
+	if (unfinished)
+		tp_out_puts(c->o, ",\"args\":{\"unfinished\":true}");
+	else
+		tp_out_write(c->o, s->args, s->argslen);
+	tp_out_putc(c->o, '}');
 }
 
 /* Close the innermost open slice of this type and key (name for events). */
@@ -209,7 +242,8 @@ static int
 close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen)
 {
-	size_t k, j;
+	struct open_slice done;
+	size_t k;
 
 	for (k = t->n; k-- > 0;) {
 		const struct open_slice *s = &t->stack[k];
@@ -219,17 +253,12 @@ close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	}
 	if (k == (size_t)-1)
 		return 0;
-	/* End the slices above it and it; open those above again. */
-	for (j = t->n; j-- > k;) {
-		head(c, "E", NULL, 0, t, c->now);
-		tp_out_putc(c->o, '}');
-	}
-	for (j = k + 1; j < t->n; j++) {
-		t->stack[j - 1] = t->stack[j];
-		head(c, "B", t->stack[j].name, t->stack[j].namelen, t, c->now);
-		tp_out_putc(c->o, '}');
-	}
-	t->n--;
+	end_slice(c, t, &t->stack[k], 0);
+	/* Out of the stack, its buffer kept in the slot that frees up. */
+	done = t->stack[k];
+	memmove(&t->stack[k], &t->stack[k + 1],
+	    (t->n - k - 1) * sizeof t->stack[0]);
+	t->stack[--t->n] = done;
 	return 1;
 }
 
@@ -239,7 +268,7 @@ instant(struct tc *c, struct thread *t, const char *name, size_t namelen,
 {
 	head(c, "i", name, namelen, t, c->now);
 	tp_out_puts(c->o, ",\"s\":\"t\"");
-	put_args(c, rec);
+	put_args(c, c->o, rec);
 	tp_out_putc(c->o, '}');
 }
 
@@ -252,12 +281,21 @@ flow(struct tc *c, struct thread *from, struct thread *to, const char *what)
 	static const char *const ph[2] = { "s", "f" };
 	int k;
 
+	/*
+	 * DevTools binds an arrow's ends to the slices of their ts, thread
+	 * and cat, and keeps only arrows whose ends differ in time: the
+	 * arrow lands one tick (1 ns, or one position) later.
+	 */
 	for (k = 0; k < 2; k++) {
-		head(c, "X", what, strlen(what), t[k], c->now);
+		head(c, "X", what, strlen(what), t[k], c->now + (uint64_t)k);
 		put_dur(c, 1);
-		tp_out_putc(c->o, '}');
-		head(c, ph[k], what, strlen(what), t[k], c->now);
-		tp_out_puts(c->o, ",\"cat\":\"flow\",\"id\":");
+		tp_out_puts(c->o, ",\"cat\":\"");
+		tp_out_puts(c->o, what);
+		tp_out_puts(c->o, "\"}");
+		head(c, ph[k], what, strlen(what), t[k], c->now + (uint64_t)k);
+		tp_out_puts(c->o, ",\"cat\":\"");
+		tp_out_puts(c->o, what);
+		tp_out_puts(c->o, "\",\"id\":");
 		put_u64(c->o, id);
 		tp_out_puts(c->o, k ? ",\"bp\":\"e\"}" : "}");
 	}
@@ -427,7 +465,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 {
 	static struct tr_rec rec;
 	struct tc c;
-	size_t i;
+	size_t i, k;
 	int rc;
 
 	memset(st, 0, sizeof *st);
@@ -438,6 +476,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 	c.r = r;
 	c.first = 1;
 	idmap_init(&c.ids);
+	tp_out_open_discard(&c.scratch);
 	tp_out_puts(o, "{\"traceEvents\":[\n");
 	while ((rc = tr_next(r, &rec)) > 0) {
 		int kind = tp_kind(rec.kind, rec.kindlen,
@@ -455,14 +494,15 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 		struct thread *t = &c.th[i];
 		flush_run(&c, t);
 		st->unfinished += t->n;
-		for (; t->n > 0; t->n--) {
-			head(&c, "E", NULL, 0, t, c.now);
-			tp_out_puts(o, ",\"args\":{\"unfinished\":true}}");
-		}
+		for (k = 0; k < t->n; k++)
+			end_slice(&c, t, &t->stack[k], 1);
+		for (k = 0; k < t->cap; k++)
+			free(t->stack[k].args);
 		free(t->stack);
 	}
 	free(c.th);
 	idmap_free(&c.ids);
+	tp_out_close(&c.scratch, 0);
 	st->position_time = c.mode == 2;
 	tp_out_puts(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":"
 	    "{\"generator\":\"txt2chrome\",\"time\":");
