@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "expr.h"
 #include "filter.h"
 
 #define SHARED_KINDS "insn, read, write, acquire, release, request, fork, " \
@@ -19,6 +20,7 @@ void
 tf_init(struct tf_filter *f)
 {
 	memset(f, 0, sizeof *f);
+	f->max = UINT64_MAX;
 }
 
 void
@@ -27,6 +29,7 @@ tf_free(struct tf_filter *f)
 	free(f->tid.r);
 	free(f->addr.r);
 	free(f->ts.r);
+	tx_free(f->expr);
 	memset(f, 0, sizeof *f);
 }
 
@@ -186,6 +189,19 @@ tf_add_ts(struct tf_filter *f, const char *arg, struct tp_err *err)
 }
 
 int
+tf_add_expr(struct tf_filter *f, const char *expr, struct tp_err *err)
+{
+	return tx_add(&f->expr, expr, err);
+}
+
+int
+tf_set_parse(struct tf_set *s, const char *what, const char *arg,
+    struct tp_err *err)
+{
+	return add_ranges(s, what, arg, err);
+}
+
+int
 tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err)
 {
 	const char *p = arg;
@@ -225,6 +241,12 @@ set_has(const struct tf_set *s, uint64_t v)
 			return 1;
 	}
 	return 0;
+}
+
+int
+tf_set_has(const struct tf_set *s, uint64_t v)
+{
+	return set_has(s, v);
 }
 
 /*
@@ -297,7 +319,7 @@ meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
 	if (f->addr.n != 0 &&
 	    (r = code_or_data_in(&f->addr, line, len, lineno, err)) <= 0)
 		return r;
-	return 1;
+	return f->expr == NULL || tx_eval(f->expr, bit, line, len);
 }
 
 int
@@ -352,6 +374,8 @@ tf_run(const struct tf_filter *f, struct tr_reader *r, struct tp_out *o,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	if (f->max == 0)
+		return 0;
 	while ((rc = tr_line(r, &line, &len)) == 1) {
 		int v = tf_judge(f, line, len, r->lineno, r->err);
 
@@ -365,8 +389,15 @@ tf_run(const struct tf_filter *f, struct tr_reader *r, struct tp_out *o,
 			st->selected++;
 		else
 			st->passed++;
-		if (o != NULL)
+		if (o != NULL) {
+			if (f->label != NULL) {
+				tp_out_puts(o, f->label);
+				tp_out_putc(o, ':');
+			}
 			emit(o, r->in, line);
+		}
+		if (st->selected == f->max)
+			return 0;
 	}
 	return rc;
 }

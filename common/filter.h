@@ -45,10 +45,15 @@ struct tf_set {
 	size_t n;
 };
 
+struct tx_expr;
+
 struct tf_filter {
 	struct tf_set tid, addr, ts;
 	unsigned kinds;		/* TF_* bits chosen by --type; 0: any */
+	struct tx_expr *expr;	/* -e, ANDed with the rest; NULL: none */
 	int invert;
+	uint64_t max;		/* stop after this many selected records */
+	const char *label;	/* written with ':' before each line, or NULL */
 };
 
 /* What tf_judge decided about one line. */
@@ -80,6 +85,17 @@ int tf_add_addr(struct tf_filter *f, const char *arg, struct tp_err *err);
 int tf_add_ts(struct tf_filter *f, const char *arg, struct tp_err *err);
 int tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err);
 
+/* -e EXPR (expr.h); repeating it widens the selection. */
+int tf_add_expr(struct tf_filter *f, const char *expr, struct tp_err *err);
+
+/*
+ * A list or range set as the options take it: elements of arg added to
+ * s; what names the option in messages.  tf_set_has: is v in s?
+ */
+int tf_set_parse(struct tf_set *s, const char *what, const char *arg,
+    struct tp_err *err);
+int tf_set_has(const struct tf_set *s, uint64_t v);
+
 /* The TF_* bit of a shared kind, or 0 for any other kind. */
 unsigned tf_kind_bit(const char *kind, size_t n);
 
@@ -94,7 +110,9 @@ int tf_judge(const struct tf_filter *f, const char *line, size_t len,
 /*
  * Filter a whole input: each selected or passing line is written to o
  * unchanged (its "\n" or "\r\n" included; a last line without one gets
- * "\n"); o NULL only counts.  Returns 0, or -1 with r->err filled.
+ * "\n"), after "label:" when f->label is set; o NULL only counts.  It
+ * stops after f->max selected records.  Returns 0, or -1 with r->err
+ * filled.
  */
 int tf_run(const struct tf_filter *f, struct tr_reader *r, struct tp_out *o,
     struct tf_stats *st);

@@ -16,9 +16,11 @@
  *       size_t detailsz);
  *
  * Both return 0, or -1 with err filled.  A decoder writes the records of
- * everything before a fault, then fails with the byte offset.  The table
- * holds them behind void pointers so that one driver can run any format:
- * opts NULL means the format's defaults, st may be NULL.
+ * everything before a fault, then fails with the byte offset.  An encoder
+ * points the reader's err at its err (the reader reports there).  The
+ * table holds them behind void pointers (TP_FORMAT_ADAPT makes the
+ * adapters) so that one driver can run any format: opts NULL means the
+ * format's defaults, st may be NULL.
  *
  * Adding a format: common/FMT.c and .h, its row in common/format.c, two
  * mains in filters/ that read alike, mk/FMT.am, man pages, tests named
@@ -41,7 +43,10 @@ enum tp_probe {
 	TP_PROBE_YES = 2	/* the format's magic and a sane header */
 };
 
-/* Bytes a probe is given when the input has them (fewer at a short end). */
+/*
+ * Bytes a probe is given when the input has them: n < TP_PROBE_LEN means
+ * that p holds the whole input.
+ */
 #define TP_PROBE_LEN 4096
 
 typedef int tp_probe_fn(const unsigned char *p, size_t n, char *detail,
@@ -57,12 +62,47 @@ struct tp_format {
 	const char *exts;	/* space-separated: ".trace64 .trace32" */
 	const char *decoder;	/* "trac2txt" */
 	const char *encoder;	/* "txt2trac" */
+	unsigned flags;		/* TP_FMT_TEXT */
 	tp_probe_fn *probe;	/* detail gets "version 1, x64" or "" */
 	tp_decode_fn *decode;
 	tp_encode_fn *encode;
 	size_t dec_stats_size;	/* so a driver can hold any format's stats */
 	size_t enc_stats_size;
 };
+
+/* The format is text (RAPID's STD): it may be read from a terminal. */
+#define TP_FMT_TEXT 1u
+
+/*
+ * In common/format.c, for a module that follows the naming pattern:
+ * TP_FORMAT_ADAPT(trac) defines the void-pointer adapters of trac_decode
+ * and trac_encode, and TP_FORMAT_ROW(trac, desc, exts, flags) is its row
+ * (programs trac2txt and txt2trac, probe trac_probe).
+ */
+#define TP_FORMAT_ADAPT(fmt) \
+static int \
+fmt##_decode_any(struct tp_in *in, struct tp_out *out, const void *opts, \
+    void *st, struct tp_err *err) \
+{ \
+	static const struct fmt##_dec_opts defaults; \
+	struct fmt##_dec_stats scratch; \
+	return fmt##_decode(in, out, opts ? opts : &defaults, \
+	    st ? st : &scratch, err); \
+} \
+static int \
+fmt##_encode_any(struct tr_reader *r, struct tp_out *out, const void *opts, \
+    void *st, struct tp_err *err) \
+{ \
+	static const struct fmt##_enc_opts defaults; \
+	struct fmt##_enc_stats scratch; \
+	return fmt##_encode(r, out, opts ? opts : &defaults, \
+	    st ? st : &scratch, err); \
+}
+
+#define TP_FORMAT_ROW(fmt, desc, exts, flags) \
+	{ #fmt, desc, exts, #fmt "2txt", "txt2" #fmt, flags, fmt##_probe, \
+	  fmt##_decode_any, fmt##_encode_any, \
+	  sizeof(struct fmt##_dec_stats), sizeof(struct fmt##_enc_stats) }
 
 /* The rows, ending with a row whose name is NULL. */
 extern const struct tp_format tp_formats[];
@@ -75,5 +115,12 @@ const struct tp_format *tp_format_find(const char *name);
  */
 const struct tp_format *tp_format_probe(const unsigned char *p, size_t n,
     char *detail, size_t detailsz);
+
+/*
+ * A compressed stream tracepipe does not read itself (xz, zstd, bzip2;
+ * gzip is read transparently): "xz" and the command that decompresses
+ * it, or NULL.
+ */
+const char *tp_compressed(const unsigned char *p, size_t n, const char **cmd);
 
 #endif

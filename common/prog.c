@@ -1,35 +1,147 @@
 /*
  * The converters' common main() body.
  */
+#include <unistd.h>
+
 #include "prog.h"
 
-int
-tp_convert(const char *path, const char *output, int flags, tp_run_fn *fn,
-    void *ctx, struct tp_err *err)
+/* The first bytes, for the probes; what arrived before an input error. */
+static long
+probe_bytes(struct tp_in *in, const unsigned char **p)
 {
-	struct tp_out out;
-	struct tp_in in;
-	int rc;
+	long n = tp_in_fill(in, 1);
 
-	tp_err_clear(err);
-	if (tp_in_open(&in, path, err) < 0) {
-		tp_err_print(err, in.name);
-		tp_in_close(&in);
-		return TP_EXIT_FAIL;
+	/*
+	 * An input error (damaged gzip) stays pending in the input for the
+	 * module to meet after the bytes before it.
+	 */
+	if (n > 0 && n < TP_PROBE_LEN && !in->eof && !in->failed) {
+		long m = tp_in_fill(in, TP_PROBE_LEN);
+		if (m >= 0)
+			n = m;
 	}
-	tp_out_open(&out, output, flags & TP_BINARY_OUT);
-	rc = fn(&in, &out, ctx, err);
-	if (tp_in_close(&in) < 0)
-		rc = -1;
+	*p = in->buf + in->pos;
+	return n < 0 ? 0 : n;
+}
+
+int
+tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
+    struct tp_err *err)
+{
+	const struct tp_format *g, *other = NULL;
+	const unsigned char *p;
+	const char *z, *cmd;
+	char detail[128];
+	int own, level = TP_PROBE_NO;
+	size_t n = (size_t)probe_bytes(in, &p);
+
+	if ((z = tp_compressed(p, n, &cmd)) != NULL) {
+		err->offset = 0;
+		return tp_fail(err, TP_EXIT_DATA, "this is %s-compressed data; "
+		    "decompress it first (%s)", z, cmd);
+	}
+	/* Trace text is no format of the table: any claim on it is right. */
+	own = dir == TP_DECODE ? f->probe(p, n, detail, sizeof detail) :
+	    TP_PROBE_NO;
+	for (g = tp_formats; g->name != NULL; g++) {
+		int v;
+		if (g == f && dir == TP_DECODE)
+			continue;
+		v = g->probe(p, n, detail, sizeof detail);
+		if (v > level) {
+			level = v;
+			other = g;
+		}
+	}
+	if (other == NULL || level <= own)
+		return 0;
+	err->offset = 0;
+	return tp_fail(err, TP_EXIT_DATA, "this %s %s%s; use %s",
+	    level == TP_PROBE_YES ? "is" : "looks like", other->desc,
+	    dir == TP_ENCODE ? ", not trace text" : "", other->decoder);
+}
+
+static int
+run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	const struct tp_job *job = ctx;
+	const struct tp_format *f = tp_format_find(job->format);
+	struct tr_reader r;
+
+	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
+	    in->fd >= 0 && isatty(in->fd))
+		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
+		    "data from a terminal");
+	if (tp_check_format(f, job->dir, in, err) < 0)
+		return -1;
+	if (job->dir == TP_DECODE)
+		return f->decode(in, out, job->opts, job->stats, err);
+	tr_init(&r, in);
+	return f->encode(&r, out, job->opts, job->stats, err);
+}
+
+static void
+report_one(void *ctx, int failed)
+{
+	const struct tp_job *job = ctx;
+
+	job->report(job->stats, failed);
+}
+
+int
+tp_run(struct tp_job *job, int nfiles, char **files)
+{
+	const struct tp_format *f = tp_format_find(job->format);
+	struct tp_each each = { job->com.output,
+	    !(job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT)),
+	    run_one, job->report != NULL ? report_one : NULL, job };
+
+	if (job->dir == TP_ENCODE && nfiles > 1)
+		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
+	return tp_run_each(&each, nfiles, files);
+}
+
+int
+tp_run_each(const struct tp_each *each, int nfiles, char **files)
+{
+	char *stdin_only[] = { NULL };
+	struct tp_out out;
+	struct tp_err err;
+	struct tp_in in;
+	int i, rc = 0, opened = 0;
+
+	if (nfiles == 0) {
+		files = stdin_only;
+		nfiles = 1;
+	}
+	tp_err_clear(&err);
+	for (i = 0; i < nfiles && rc == 0; i++) {
+		if (tp_in_open(&in, files[i], &err) < 0) {
+			tp_in_close(&in);
+			rc = -1;
+			break;
+		}
+		/* The output is made once the first input is open. */
+		if (!opened) {
+			tp_out_open(&out, each->output, each->binary);
+			opened = 1;
+		}
+		rc = each->fn(&in, &out, each->ctx, &err);
+		if (tp_in_close(&in) < 0)
+			rc = -1;
+		if (each->done != NULL)
+			each->done(each->ctx, rc < 0);
+	}
 	/*
 	 * The records before bad input stay on standard output; a named
 	 * output file appears only on success.
 	 */
-	tp_out_close(&out, rc == 0 || ((flags & TP_KEEP_PREFIX) &&
-	    err->status == TP_EXIT_DATA && out.tmppath == NULL));
+	if (opened)
+		tp_out_close(&out, rc == 0 || (!each->binary &&
+		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
 	if (rc < 0) {
-		tp_err_print(err, in.name);
-		return err->status;
+		tp_err_print(&err, in.name);
+		return err.status;
 	}
 	return TP_EXIT_OK;
 }

@@ -1,31 +1,75 @@
 /*
- * The one shape every converter's main() has after its options: open the
- * input, open the output, run the format module, close both, print the
- * diagnostic and choose the exit status.
+ * The one body every converter's main() shares after its options: open
+ * the inputs and the output, check that each input is of the format, run
+ * the format module through its row of the format table, close, print
+ * the diagnostic and choose the exit status.
+ *
+ * A converter's main() sets its format's options while parsing argv and
+ * ends with
+ *
+ *	return tp_run(&job, argc - optind, argv + optind);
  */
 #ifndef TP_PROG_H
 #define TP_PROG_H
 
 #include "diag.h"
-#include "input.h"
-#include "output.h"
+#include "format.h"
+#include "opts.h"
 
-/* A format module's run: 0, or -1 with err filled. */
-typedef int tp_run_fn(struct tp_in *in, struct tp_out *out, void *ctx,
-    struct tp_err *err);
+enum tp_dir { TP_DECODE, TP_ENCODE };
 
-enum {
-	TP_BINARY_OUT = 1,	/* refuse to write to a terminal */
-	TP_KEEP_PREFIX = 2	/* on bad input, keep what stdout got */
+struct tp_job {
+	const char *format;	/* the row's name: "trac" */
+	enum tp_dir dir;
+	const char *help;	/* for usage errors */
+	const void *opts;	/* the format's dec or enc options */
+	void *stats;		/* the format's dec or enc stats */
+	/*
+	 * Called after each input (stats as that input left them, failed
+	 * when it did not convert), or NULL.
+	 */
+	void (*report)(const void *stats, int failed);
+	struct tp_common com;	/* filled by tp_opt_common() */
 };
 
 /*
- * Run fn from path (NULL or "-": stdin) to output (NULL or "-": stdout).
- * With TP_KEEP_PREFIX the records written before bad input are kept on
- * standard output; a named output file is created only on success.
- * Returns the exit status: 0, or err->status after printing err.
+ * Convert the nfiles files (none: standard input; "-": standard input).
+ * A decoder takes several and decodes each in turn into one output,
+ * stopping at the first that fails; an encoder takes at most one.  With
+ * text output the records written before bad input are kept on standard
+ * output; a named output file is created only on success.  Returns the
+ * exit status.
  */
-int tp_convert(const char *path, const char *output, int flags,
-    tp_run_fn *fn, void *ctx, struct tp_err *err);
+int tp_run(struct tp_job *job, int nfiles, char **files);
+
+/* What a program does with one input: 0, or -1 with err filled. */
+typedef int tp_each_fn(struct tp_in *in, struct tp_out *out, void *ctx,
+    struct tp_err *err);
+
+struct tp_each {
+	const char *output;	/* -o FILE, or NULL */
+	int binary;		/* binary output: never to a terminal, and no
+				   prefix kept on bad input */
+	tp_each_fn *fn;
+	void (*done)(void *ctx, int failed);	/* after each input, or NULL */
+	void *ctx;
+};
+
+/*
+ * tp_run's body for any program: fn over each of the nfiles files in
+ * turn (none: standard input) into one output, stopping at the first
+ * that fails.  Returns the exit status.
+ */
+int tp_run_each(const struct tp_each *each, int nfiles, char **files);
+
+/*
+ * Does the input hold what dir of format f reads?  Looks at the first
+ * bytes (without consuming them): compressed data tracepipe does not read,
+ * a binary format given to an encoder, another format's decoder's input.
+ * 0, or -1 with err filled ("offset 0x0: this is an x64dbg trace (TRAC);
+ * use trac2txt").
+ */
+int tp_check_format(const struct tp_format *f, enum tp_dir dir,
+    struct tp_in *in, struct tp_err *err);
 
 #endif

@@ -8,11 +8,13 @@
  * they are or renumbered densely; it spools compact raw events meanwhile.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fmt.h"
+#include "format.h"
 #include "idmap.h"
 #include "rapidbin.h"
 
@@ -379,7 +381,7 @@ strict_end(const struct counter *c, const struct rb_header *h,
 
 static int
 decode_events(struct tp_in *in, struct tp_out *out,
-    const struct rb_dec_opts *opts, struct rb_dec_stats *st,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct counter *cnt, struct tp_err *err)
 {
 	int counting = opts->strict || opts->count;
@@ -447,8 +449,8 @@ fault:
 }
 
 int
-rb_decode(struct tp_in *in, struct tp_out *out,
-    const struct rb_dec_opts *opts, struct rb_dec_stats *st,
+rapidbin_decode(struct tp_in *in, struct tp_out *out,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct tp_err *err)
 {
 	unsigned char hb[RB_HEADER_SIZE];
@@ -491,6 +493,38 @@ rb_decode(struct tp_in *in, struct tp_out *out,
 	idmap_free(&cnt.locks);
 	idmap_free(&cnt.vars);
 	return rc;
+}
+
+/*
+ * Counts that no RapidBin writer makes: negative ones (RAPID reads them
+ * as Java short, int and long), more threads than a 10-bit id names,
+ * more events than 2^48 (two petabytes of them).
+ */
+int
+rapidbin_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz)
+{
+	struct rb_header h;
+	size_t i;
+
+	if (detailsz > 0)
+		detail[0] = '\0';
+	if (n < RB_HEADER_SIZE)
+		return TP_PROBE_NO;
+	rb_header_get(p, &h);
+	if (h.threads > RB_TID_MAX + 1 || h.locks > INT32_MAX ||
+	    h.vars > INT32_MAX || (h.events & INT64_MAX) >> 48 != 0)
+		return TP_PROBE_NO;
+	if (n < TP_PROBE_LEN && (n - RB_HEADER_SIZE) % 8 != 0)
+		return TP_PROBE_NO;
+	for (i = RB_HEADER_SIZE; i + 8 <= n; i += 8)
+		if (((get_be64(p + i) >> RB_OP_SHIFT) & RB_OP_MAX) >= RB_NOPS)
+			return TP_PROBE_NO;
+	if (detailsz > 0)
+		snprintf(detail, detailsz, "threads=%u events=%llu",
+		    (unsigned)h.threads,
+		    (unsigned long long)(h.events & INT64_MAX));
+	return TP_PROBE_MAYBE;
 }
 
 /* ------------------------------------------------------------ spool */
@@ -737,8 +771,8 @@ note_over(struct over *o, const struct tr_rec *rec, const char *field,
 struct enc {
 	struct tr_reader *r;
 	struct tp_err *err;
-	const struct rb_enc_opts *opts;
-	struct rb_enc_stats *st;
+	const struct rapidbin_enc_opts *opts;
+	struct rapidbin_enc_stats *st;
 	struct spool spool;
 
 	struct rb_header hrec;	/* the first rapidbin-header record */
@@ -785,7 +819,7 @@ enc_header(struct enc *x, const struct tr_rec *rec)
 static int
 enc_skip(struct enc *x, const struct tr_rec *rec)
 {
-	struct rb_enc_stats *st = x->st;
+	struct rapidbin_enc_stats *st = x->st;
 
 	if (x->opts->strict)
 		return tr_fail(x->r, rec, NULL, "strict: record kind \"%.*s\" "
@@ -1258,8 +1292,9 @@ enc_meta(struct enc *x, struct tp_out *o)
 }
 
 int
-rb_encode(struct tr_reader *r, struct tp_out *out,
-    const struct rb_enc_opts *opts, struct rb_enc_stats *st)
+rapidbin_encode(struct tr_reader *r, struct tp_out *out,
+    const struct rapidbin_enc_opts *opts, struct rapidbin_enc_stats *st,
+    struct tp_err *err)
 {
 	struct enc x;
 	struct rb_header h;
@@ -1267,8 +1302,9 @@ rb_encode(struct tr_reader *r, struct tp_out *out,
 
 	memset(&x, 0, sizeof x);
 	memset(st, 0, sizeof *st);
+	r->err = err;
 	x.r = r;
-	x.err = r->err;
+	x.err = err;
 	x.opts = opts;
 	x.st = st;
 	idmap_init(&x.thr);

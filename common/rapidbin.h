@@ -108,12 +108,12 @@ int rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
 
 /* ------------------------------------------------------------ decoder */
 
-struct rb_dec_opts {
+struct rapidbin_dec_opts {
 	int strict;		/* Wasmgrind's rules: exact counts */
 	int count;		/* count distinct ids even when not strict */
 };
 
-struct rb_dec_stats {
+struct rapidbin_dec_stats {
 	struct rb_header header;
 	int have_header;
 	uint64_t events;	/* events decoded */
@@ -125,20 +125,20 @@ struct rb_dec_stats {
  * RapidBin to text.  Returns 0, or -1 with err set: the text of every
  * event before the fault has been written.
  */
-int rb_decode(struct tp_in *in, struct tp_out *out,
-    const struct rb_dec_opts *opts, struct rb_dec_stats *st,
+int rapidbin_decode(struct tp_in *in, struct tp_out *out,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct tp_err *err);
 
 /* ------------------------------------------------------------ encoder */
 
-struct rb_enc_opts {
+struct rapidbin_enc_opts {
 	int strict;		/* records without a RapidBin meaning: error */
 	int dense;		/* map out-of-range lock/var/child/loc values */
 	int no_pc;		/* pc= is not mapped to a location (loc 0) */
 	struct tp_out *meta;	/* Wasmgrind-style metadata JSON, or NULL */
 };
 
-struct rb_enc_stats {
+struct rapidbin_enc_stats {
 	uint64_t events;
 	uint64_t skipped;	/* records without a RapidBin meaning */
 	uint64_t first_skipped_line;
@@ -153,10 +153,19 @@ struct rb_enc_stats {
  * Text to RapidBin.  Events are spooled (in memory, then in a temporary
  * file under $TMPDIR) until the end of input, because the header and the
  * identity-or-dense decision need the whole trace.  Nothing is written to
- * out unless the whole input is valid.  Returns 0, or -1 with the error
- * in the reader's err (with the line number where one applies).
+ * out unless the whole input is valid.  Returns 0, or -1 with err filled
+ * (with the line number where one applies); the reader reports into err.
  */
-int rb_encode(struct tr_reader *r, struct tp_out *out,
-    const struct rb_enc_opts *opts, struct rb_enc_stats *st);
+int rapidbin_encode(struct tr_reader *r, struct tp_out *out,
+    const struct rapidbin_enc_opts *opts, struct rapidbin_enc_stats *st,
+    struct tp_err *err);
+
+/*
+ * RapidBin has no magic: plausible header counts, whole 8-byte events
+ * when p holds the whole input, valid operations in the first events.
+ * TP_PROBE_MAYBE or TP_PROBE_NO.
+ */
+int rapidbin_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "format.h"
 #include "rapidstd.h"
 
 /* Op spellings and operand prefixes, indexed by enum rb_op. */
@@ -138,16 +139,18 @@ fail:
 }
 
 int
-rs_txt2std(struct tr_reader *r, struct tp_out *out,
-    const struct rs_opts *opts, struct rs_stats *st)
+std_encode(struct tr_reader *r, struct tp_out *out,
+    const struct std_enc_opts *opts, struct std_enc_stats *st,
+    struct tp_err *err)
 {
 	struct tr_rec *rec = malloc(sizeof *rec);
 	struct rb_event e;
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	r->err = err;
 	if (rec == NULL)
-		return tp_fail(r->err, TP_EXIT_FAIL, "out of memory");
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	while ((rc = tr_next(r, rec)) > 0) {
 		int k = rb_rec_kind(rec);
 		char *p;
@@ -193,7 +196,8 @@ rs_txt2std(struct tr_reader *r, struct tp_out *out,
 }
 
 int
-rs_std2txt(struct tp_in *in, struct tp_out *out, struct rs_stats *st,
+std_decode(struct tp_in *in, struct tp_out *out,
+    const struct std_dec_opts *opts, struct std_dec_stats *st,
     struct tp_err *err)
 {
 	uint64_t lineno = 0;
@@ -202,6 +206,7 @@ rs_std2txt(struct tp_in *in, struct tp_out *out, struct rs_stats *st,
 	size_t len;
 	int rc;
 
+	(void)opts;
 	memset(st, 0, sizeof *st);
 	while ((rc = tp_in_line(in, &line, &len)) > 0) {
 		const char *why;
@@ -223,4 +228,29 @@ rs_std2txt(struct tp_in *in, struct tp_out *out, struct rs_stats *st,
 		st->events++;
 	}
 	return rc;
+}
+
+/* The first line that is not blank parses as an STD event. */
+int
+std_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
+{
+	const char *s = (const char *)p, *e = s + n, *nl;
+	struct rb_event ev;
+	const char *why;
+	size_t col;
+
+	if (detailsz > 0)
+		detail[0] = '\0';
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL) {
+		if (n >= TP_PROBE_LEN)
+			return TP_PROBE_NO;	/* a line longer than any STD */
+		nl = e;
+	}
+	if (nl > s && nl[-1] == '\r')
+		nl--;
+	if (nl == s || rs_parse(s, (size_t)(nl - s), &ev, &why, &col) < 0)
+		return TP_PROBE_NO;
+	return TP_PROBE_MAYBE;
 }

@@ -25,12 +25,12 @@ char *rs_fmt_event(char *p, const struct rb_event *e);
 int rs_parse(const char *line, size_t len, struct rb_event *e,
     const char **why, size_t *col);
 
-struct rs_opts {
+struct std_enc_opts {
 	int keep_request;	/* write req(L..), which mainline RAPID rejects */
 	int keep_branch;	/* write branch, which mainline RAPID rejects */
 };
 
-struct rs_stats {
+struct std_enc_stats {
 	uint64_t events;	/* events written */
 	uint64_t requests, branches;	/* dropped */
 	uint64_t lossy;		/* bit63= or decor= that STD cannot carry */
@@ -39,12 +39,26 @@ struct rs_stats {
 	char first_skipped_kind[32];
 };
 
-/* Text stream to STD.  0, or -1 with the error in the reader's err. */
-int rs_txt2std(struct tr_reader *r, struct tp_out *out,
-    const struct rs_opts *opts, struct rs_stats *st);
+/* Text stream to STD.  0, or -1 with err set (err is the reader's). */
+int std_encode(struct tr_reader *r, struct tp_out *out,
+    const struct std_enc_opts *opts, struct std_enc_stats *st,
+    struct tp_err *err);
+
+struct std_dec_opts {
+	int reserved;		/* none yet */
+};
+
+struct std_dec_stats {
+	uint64_t events;	/* events written */
+};
 
 /* STD to the text stream.  0, or -1 with err set (line and column). */
-int rs_std2txt(struct tp_in *in, struct tp_out *out, struct rs_stats *st,
+int std_decode(struct tp_in *in, struct tp_out *out,
+    const struct std_dec_opts *opts, struct std_dec_stats *st,
     struct tp_err *err);
+
+/* Does the first line look like STD?  TP_PROBE_MAYBE or TP_PROBE_NO. */
+int std_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz);
 
 #endif

@@ -754,43 +754,63 @@ tr_bytes(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f
 	return 0;
 }
 
-int
-tr_str(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
-    void *dst, size_t cap, size_t *n)
+/* The length of the string a quoted value stands for. */
+static size_t
+unquoted_len(const char *val, size_t n)
 {
-	const char *p = f->val, *end = f->val + f->vallen;
-	unsigned char *d = dst;
+	const char *p = val + 1, *end = val + n - 1;
 	size_t k = 0;
 
-	if (f->vallen == 0 || *p != '"') {
-		if (f->vallen > cap)
-			return tr_fail(r, rec, f, "longer than %zu bytes", cap);
-		if (f->vallen == 0 || *p == '[' || *p == '{')
-			return tr_fail(r, rec, f, "not a string");
-		memcpy(d, p, f->vallen);
-		*n = f->vallen;
-		return 0;
-	}
-	for (p++; p < end - 1; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (k == cap)
-			return tr_fail(r, rec, f, "longer than %zu bytes", cap);
+	for (; p < end; p++, k++)
+		if (*p == '\\')
+			p += p[1] == 'x' ? 3 : 1;
+	return k;
+}
+
+size_t
+tp_unquote(const char *val, size_t n, char *dst)
+{
+	const char *p = val + 1, *end = val + n - 1;
+	size_t k = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
 		if (c == '\\') {
 			switch (*++p) {
 			case 'n': c = '\n'; break;
 			case 'r': c = '\r'; break;
 			case 't': c = '\t'; break;
 			case 'x':
-				c = (unsigned char)(tp_hexval(p[1]) << 4 |
-				    tp_hexval(p[2]));
+				c = (char)(tp_hexval(p[1]) << 4 | tp_hexval(p[2]));
 				p += 2;
 				break;
-			default: c = (unsigned char)*p; break;
+			default: c = *p; break;
 			}
 		}
-		d[k++] = c;
+		dst[k++] = c;
 	}
-	*n = k;
+	return k;
+}
+
+int
+tr_str(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    void *dst, size_t cap, size_t *n)
+{
+	const char *p = f->val;
+
+	if (f->vallen == 0 || *p != '"') {
+		if (f->vallen > cap)
+			return tr_fail(r, rec, f, "longer than %zu bytes", cap);
+		if (f->vallen == 0 || *p == '[' || *p == '{')
+			return tr_fail(r, rec, f, "not a string");
+		memcpy(dst, p, f->vallen);
+		*n = f->vallen;
+		return 0;
+	}
+	/* Each escape is longer than its byte: the string is at most vallen - 2. */
+	if (f->vallen - 2 > cap && unquoted_len(p, f->vallen) > cap)
+		return tr_fail(r, rec, f, "longer than %zu bytes", cap);
+	*n = tp_unquote(p, f->vallen, dst);
 	return 0;
 }
 
@@ -905,36 +925,39 @@ key_before(const char *line, const char *eq, const char *key, size_t keylen)
  * value that may hold quotes ('"', '[' or '{') is skipped whole.
  */
 /*
- * One pass over the fields, looking for up to two keys at once; returns a
- * bit mask of the keys found (1 the first, 2 the second) and their values.
+ * One pass over the fields, looking for up to 32 keys at once (each key
+ * once in keys[]); returns a bit mask of the keys found and their values.
+ * Inline, so that tr_peek and tr_peek2 get a loop over a constant count.
  */
-static unsigned
-peek_keys(const char *line, size_t len, const char *const key[2],
-    const size_t keylen[2], unsigned nkeys, const char *val[2],
-    size_t vallen[2])
+static inline uint32_t
+peek_keys(const char *line, size_t len, const char *const *key,
+    const size_t *keylen, unsigned nkeys, const char **val, size_t *vallen)
 {
 	const char *p = line, *end = line + len, *eq, *bad, *why;
-	unsigned found = 0, all = nkeys == 2 ? 3u : 1u;
+	uint32_t found = 0, all = nkeys >= 32 ? UINT32_MAX :
+	    (UINT32_C(1) << nkeys) - 1;
 
 	while ((eq = next_eq(p, end)) != NULL) {
 		const char *v = eq + 1;
-		int which = key_before(line, eq, key[0], keylen[0]) ? 0 :
-		    nkeys == 2 && key_before(line, eq, key[1], keylen[1]) ? 1 : -1;
+		unsigned which;
 
+		for (which = 0; which < nkeys; which++)
+			if (key_before(line, eq, key[which], keylen[which]))
+				break;
 		if (v < end && (*v == '"' || *v == '[' || *v == '{')) {
 			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL)
 				return 0;	/* malformed: the encoder will say so */
 		} else {
 			/* A bare value holds no '=': look for its end only if wanted. */
 			p = v;
-			if (which >= 0)
+			if (which < nkeys)
 				while (p < end && !IS_BLANK(*p))
 					p++;
 		}
-		if (which >= 0 && !(found & (1u << which))) {
+		if (which < nkeys && !(found & (UINT32_C(1) << which))) {
 			val[which] = v;
 			vallen[which] = (size_t)(p - v);
-			found |= 1u << which;
+			found |= UINT32_C(1) << which;
 			if (found == all)
 				break;
 		}
@@ -946,14 +969,7 @@ int
 tr_peek(const char *line, size_t len, const char *key, size_t keylen,
     const char **val, size_t *vallen)
 {
-	const char *keys[2] = { key, NULL }, *vals[2];
-	size_t lens[2] = { keylen, 0 }, vlens[2];
-
-	if (!peek_keys(line, len, keys, lens, 1, vals, vlens))
-		return 0;
-	*val = vals[0];
-	*vallen = vlens[0];
-	return 1;
+	return (int)peek_keys(line, len, &key, &keylen, 1, val, vallen);
 }
 
 unsigned
@@ -964,6 +980,14 @@ tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
 	size_t lens[2] = { keylen1, keylen2 };
 
 	return peek_keys(line, len, keys, lens, 2, val, vallen);
+}
+
+uint32_t
+tr_peekn(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals, size_t *vallens)
+{
+	return peek_keys(line, len, keys, keylens, nkeys > 32 ? 32 : nkeys,
+	    vals, vallens);
 }
 
 /* ---------------------------------------------------------- shared kinds */

@@ -178,6 +178,21 @@ unsigned tr_peek2(const char *line, size_t len, const char *key1,
     size_t keylen1, const char *key2, size_t keylen2, const char *val[2],
     size_t vallen[2]);
 
+/*
+ * The same for up to 32 distinct keys in one pass, stopping when all are
+ * found: bit i of the result is set when keys[i] was found, with its
+ * value in vals[i], vallens[i].
+ */
+uint32_t tr_peekn(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals,
+    size_t *vallens);
+
+/*
+ * The string a quoted value (as the reader accepted it, quotes included)
+ * stands for, into dst (room for n - 2 bytes); returns its length.
+ */
+size_t tp_unquote(const char *val, size_t n, char *dst);
+
 /* Parse a whole value span as an unsigned integer (decimal or 0x hex). */
 int tp_parse_u64(const char *s, size_t n, uint64_t *v);
 int tp_parse_i64(const char *s, size_t n, int64_t *v);

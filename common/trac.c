@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "format.h"
 #include "text.h"
 #include "trac.h"
 
@@ -1165,6 +1166,23 @@ fail:
 	return -1;
 }
 
+/*
+ * The magic alone says TRAC: a file that starts with it and is broken
+ * after is still a trace for trac2txt to diagnose.
+ */
+int
+trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
+{
+	if (detailsz > 0)
+		detail[0] = '\0';
+	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
+		return TP_PROBE_NO;
+	if (n >= 8 && detailsz > 0)
+		snprintf(detail, detailsz, "JSON header of %lu bytes",
+		    (unsigned long)rd32(p + 4));
+	return TP_PROBE_YES;
+}
+
 /* ---------------------------------------------------------------- encoder */
 
 #define MAX_FIELDS TR_MAXFIELDS
@@ -1177,7 +1195,7 @@ struct enc {
 	const struct trac_enc_opts *opts;
 	struct trac_enc_stats *st;
 	struct tp_out *out;
-	struct tr_reader r;
+	struct tr_reader *r;
 	struct tr_rec *rec;
 	unsigned char *buf;	/* JSON and user payloads */
 	size_t bufcap;
@@ -1215,7 +1233,7 @@ grow(struct enc *e, size_t n)
 	if (n <= e->bufcap)
 		return 0;
 	if ((nb = realloc(e->buf, n)) == NULL)
-		return tp_fail(e->r.err, TP_EXIT_FAIL, "out of memory");
+		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 	e->buf = nb;
 	e->bufcap = n;
 	return 0;
@@ -1229,7 +1247,7 @@ skip(struct enc *e, const char *fmt, const char *what, size_t n)
 
 	snprintf(why, sizeof why, fmt, (int)(n > 40 ? 40 : n), what);
 	if (e->opts->strict)
-		return tr_fail(&e->r, e->rec, NULL, "%s: not expressible in an "
+		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in an "
 		    "x64dbg trace", why);
 	if (e->st->skipped++ == 0) {
 		e->st->first_skip_line = e->rec->lineno;
@@ -1242,7 +1260,7 @@ static int
 field_u64(struct enc *e, const struct tr_field *f, uint64_t *v)
 {
 	if (tp_parse_u64(f->val, f->vallen, v) < 0)
-		return tr_u64(&e->r, e->rec, f, v);
+		return tr_u64(e->r, e->rec, f, v);
 	return 0;
 }
 
@@ -1251,9 +1269,9 @@ static int
 field_ptr(struct enc *e, const struct tr_field *f, uint64_t *v)
 {
 	if (tp_parse_u64(f->val, f->vallen, v) < 0)
-		return tr_u64(&e->r, e->rec, f, v);
+		return tr_u64(e->r, e->rec, f, v);
 	if (e->a->ptrsize == 4 && *v > 0xffffffffu)
-		return tr_fail(&e->r, e->rec, f, "does not fit in 32 bits "
+		return tr_fail(e->r, e->rec, f, "does not fit in 32 bits "
 		    "(arch x86)");
 	return 0;
 }
@@ -1291,41 +1309,41 @@ header_record(struct enc *e)
 	size_t n = 0;
 
 	if (fa != NULL && (a = trac_arch_find(fa->val, fa->vallen)) == NULL)
-		return tr_fail(&e->r, e->rec, fa, "unsupported arch (x64 or x86 "
+		return tr_fail(e->r, e->rec, fa, "unsupported arch (x64 or x86 "
 		    "expected)");
 	if (fj != NULL) {
 		if (grow(e, fj->vallen + 1) < 0 ||
-		    tr_str(&e->r, e->rec, fj, e->buf, e->bufcap, &n) < 0)
+		    tr_str(e->r, e->rec, fj, e->buf, e->bufcap, &n) < 0)
 			return -1;
 		if (n > 0x7fffffff)
-			return tr_fail(&e->r, e->rec, fj, "too long");
+			return tr_fail(e->r, e->rec, fj, "too long");
 		/* Write no header that x64dbg and trac2txt would refuse. */
 		json_scan((char *)e->buf, n, &ji);
 		if (ji.status != JSON_OK)
-			return tr_fail(&e->r, e->rec, fj, "%s",
+			return tr_fail(e->r, e->rec, fj, "%s",
 			    ji.status == JSON_CORRUPT ? "not a JSON object" :
 			    ji.status == JSON_NUL ? "a NUL byte in the JSON" :
 			    "not UTF-8 in a JSON string");
 		if (!ji.has_ver || !ji.ver_one)
-			return tr_fail(&e->r, e->rec, fj, "\"ver\" is not the "
+			return tr_fail(e->r, e->rec, fj, "\"ver\" is not the "
 			    "number 1");
 		if (ji.archv == NULL || !ji.has_compression)
-			return tr_fail(&e->r, e->rec, fj, "no \"%s\" key",
+			return tr_fail(e->r, e->rec, fj, "no \"%s\" key",
 			    ji.archv == NULL ? "arch" : "compression");
 		if (ji.archlen == SIZE_MAX ||
 		    (ja = trac_arch_find(ji.arch, ji.archlen)) == NULL)
-			return tr_fail(&e->r, e->rec, fj, "the JSON's arch is "
+			return tr_fail(e->r, e->rec, fj, "the JSON's arch is "
 			    "not \"x64\" or \"x86\"");
 		if (a == NULL)
 			a = ja;
 		if (ja != a)
-			return tr_fail(&e->r, e->rec, fa, "disagrees with the "
+			return tr_fail(e->r, e->rec, fa, "disagrees with the "
 			    "JSON header's arch %s", ja->name);
 	}
 	if (e->header_done) {
 		/* Appended sessions share the file's one header and arch. */
 		if (a != NULL && a != e->a)
-			return tr_fail(&e->r, e->rec, fa != NULL ? fa : fj,
+			return tr_fail(e->r, e->rec, fa != NULL ? fa : fj,
 			    "arch %s after blocks of arch %s: one trace file "
 			    "holds one architecture", a->name, e->a->name);
 		return skip(e, "%.*s record after the first block", "trac-header",
@@ -1466,7 +1484,7 @@ insn_record(struct enc *e)
 			if (field_u64(e, f, &v) < 0)
 				return -1;
 			if (v > 0xffffffffu)
-				return tr_fail(&e->r, rec, f, "thread id does "
+				return tr_fail(e->r, rec, f, "thread id does "
 				    "not fit in 32 bits");
 			e->ptid = (uint32_t)v;
 			e->have_ptid = 1;
@@ -1492,14 +1510,14 @@ insn_record(struct enc *e)
 			    memcmp(f->val, "noflag", 6) == 0)
 				e->tidmode = TID_NOFLAG;
 			else
-				return tr_fail(&e->r, rec, f, "expected 0, 1 "
+				return tr_fail(e->r, rec, f, "expected 0, 1 "
 				    "or noflag");
 			continue;
 		} else if (f->keylen == 4 && memcmp(k, "rsvd", 4) == 0) {
 			if (field_u64(e, f, &v) < 0)
 				return -1;
 			if (v & ~(uint64_t)TRAC_FLAG_RSVD)
-				return tr_fail(&e->r, rec, f, "only flag bits "
+				return tr_fail(e->r, rec, f, "only flag bits "
 				    "4-6 (0x70) are reserved");
 			e->rsvd = (unsigned)v;
 			continue;
@@ -1525,13 +1543,13 @@ insn_record(struct enc *e)
 		 * bytes, so it gets a nop, counted (an error with --strict).
 		 */
 		if (e->opts->strict)
-			return tr_fail(&e->r, rec, NULL, "insn record without "
+			return tr_fail(e->r, rec, NULL, "insn record without "
 			    "opcode bytes: an x64dbg trace needs 1 to 15");
 		if (e->st->no_opcode++ == 0)
 			e->st->first_no_opcode_line = rec->lineno;
 		e->op[0] = TRAC_NO_OPCODE;
 		n = 1;
-	} else if (tr_bytes(&e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
+	} else if (tr_bytes(e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
 	    &n) < 0) {
 		return -1;
 	}
@@ -1638,7 +1656,7 @@ access_record(struct enc *e, int write)
 				if (field_u64(e, f, &flags) < 0)
 					return -1;
 				if (flags > 0xff)
-					return tr_fail(&e->r, rec, f, "not a "
+					return tr_fail(e->r, rec, f, "not a "
 					    "flag byte");
 			}
 			break;
@@ -1656,7 +1674,7 @@ access_record(struct enc *e, int write)
 	if (count == 1 && ((old | nv) & ~mask) != 0) {
 		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
 		    "old" : "new");
-		return tr_fail(&e->r, rec, f, "does not fit in 32 bits (arch "
+		return tr_fail(e->r, rec, f, "does not fit in 32 bits (arch "
 		    "x86)");
 	}
 	for (i = 0; i < count; i++) {
@@ -1690,24 +1708,24 @@ user_record(struct enc *e)
 	size_t n = 0;
 
 	if (ft == NULL)
-		return tr_fail(&e->r, e->rec, NULL, "trac-user without type");
+		return tr_fail(e->r, e->rec, NULL, "trac-user without type");
 	if (field_u64(e, ft, &type) < 0)
 		return -1;
 	if (type < 0x80 || type > 0xff)
-		return tr_fail(&e->r, e->rec, ft, "user block types are 0x80 "
+		return tr_fail(e->r, e->rec, ft, "user block types are 0x80 "
 		    "to 0xff");
 	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
-	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
 		return -1;
 	size = n;
 	if (fs != NULL) {
 		if (field_u64(e, fs, &size) < 0)
 			return -1;
 		if (size > 0xffffffffu)
-			return tr_fail(&e->r, e->rec, fs, "more than a 32-bit "
+			return tr_fail(e->r, e->rec, fs, "more than a 32-bit "
 			    "length");
 		if (size < n)
-			return tr_fail(&e->r, e->rec, fs, "less than the %zu "
+			return tr_fail(e->r, e->rec, fs, "less than the %zu "
 			    "bytes of data", n);
 	}
 	flush_insn(e);
@@ -1731,13 +1749,13 @@ user_data_record(struct enc *e)
 	size_t n = 0;
 
 	if (e->user_left == 0)
-		return tr_fail(&e->r, e->rec, NULL, "trac-user-data without a "
+		return tr_fail(e->r, e->rec, NULL, "trac-user-data without a "
 		    "trac-user whose size= it completes");
 	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
-	    tr_bytes(&e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
 		return -1;
 	if (n > e->user_left)
-		return tr_fail(&e->r, e->rec, fd, "%zu bytes, more than the "
+		return tr_fail(e->r, e->rec, fd, "%zu bytes, more than the "
 		    "%llu the user block of line %llu still needs", n,
 		    (unsigned long long)e->user_left,
 		    (unsigned long long)e->user_line);
@@ -1750,10 +1768,10 @@ user_data_record(struct enc *e)
 static int
 user_incomplete(struct enc *e, uint64_t lineno)
 {
-	e->r.err->line = lineno;
-	e->r.err->col = 0;
-	e->r.err->offset = TP_NONE;
-	return tp_fail(e->r.err, TP_EXIT_DATA, "the user block of line %llu "
+	e->r->err->line = lineno;
+	e->r->err->col = 0;
+	e->r->err->offset = TP_NONE;
+	return tp_fail(e->r->err, TP_EXIT_DATA, "the user block of line %llu "
 	    "(size=%llu) lacks %llu bytes: trac-user-data records expected",
 	    (unsigned long long)e->user_line,
 	    (unsigned long long)e->user_size,
@@ -1766,7 +1784,7 @@ encode_records(struct enc *e)
 	struct tr_rec *rec = e->rec;
 	int rc;
 
-	while ((rc = tr_next(&e->r, rec)) > 0) {
+	while ((rc = tr_next(e->r, rec)) > 0) {
 		const char *k = rec->kind;
 		e->st->records++;
 		if (rec->kindlen == 14 && memcmp(k, "trac-user-data", 14) == 0) {
@@ -1799,7 +1817,7 @@ encode_records(struct enc *e)
 	if (rc < 0)
 		return -1;
 	if (e->user_left > 0)
-		return user_incomplete(e, e->r.lineno);
+		return user_incomplete(e, e->r->lineno);
 	if (!e->header_done)
 		default_header(e);
 	flush_insn(e);
@@ -1807,7 +1825,7 @@ encode_records(struct enc *e)
 }
 
 int
-trac_encode(struct tp_in *in, struct tp_out *out,
+trac_encode(struct tr_reader *r, struct tp_out *out,
     const struct trac_enc_opts *opts, struct trac_enc_stats *st,
     struct tp_err *err)
 {
@@ -1825,8 +1843,8 @@ trac_encode(struct tp_in *in, struct tp_out *out,
 	e->opts = opts;
 	e->st = st;
 	e->out = out;
-	tr_init(&e->r, in);
-	e->r.err = err;
+	r->err = err;
+	e->r = r;
 	rc = encode_records(e);
 	free(e->buf);
 	free(e->rec);

@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "input.h"
 #include "output.h"
+#include "text.h"
 
 #define TRAC_MAX_SLOTS 216	/* x86; x64 has 172 */
 #define TRAC_MAX_ACCESSES 32	/* x64dbg's MAX_MEMORY_OPERANDS */
@@ -122,10 +123,14 @@ struct trac_enc_stats {
 
 /*
  * Encode text records into a trace file.  Returns 0, or -1 with err filled
- * (line and column for data errors).
+ * (line and column for data errors); the reader reports into err.
  */
-int trac_encode(struct tp_in *in, struct tp_out *out,
+int trac_encode(struct tr_reader *r, struct tp_out *out,
     const struct trac_enc_opts *opts, struct trac_enc_stats *st,
     struct tp_err *err);
+
+/* "TRAC", a sane JSON length and '{': TP_PROBE_YES, else TP_PROBE_NO. */
+int trac_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz);
 
 #endif

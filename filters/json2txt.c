@@ -8,11 +8,12 @@
 #include "prog.h"
 
 static const char help[] =
-    "Usage: json2txt [OPTION]... [FILE]\n"
+    "Usage: json2txt [OPTION]... [FILE]...\n"
     "Write each JSON object of the input ({\"kind\":KIND, fields...}, as\n"
     "txt2json(1) writes them, one per line or spread over lines as jq\n"
     "prints them) as one line of trace text.\n"
-    "Without FILE, or when FILE is -, read standard input.\n"
+    "Several FILEs are read in turn; without FILE, or when FILE is -,\n"
+    "read standard input.\n"
     "\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
@@ -40,16 +41,15 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
+	struct tp_each each = { NULL, 0, run, NULL, NULL };
 	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
 	    NULL)) != -1)
 		tp_opt_common(c, &com, help);
-	path = tp_opt_input(argc, argv, help);
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
+	each.output = com.output;
+	status = tp_run_each(&each, argc - optind, argv + optind);
 	tp_note("%llu records, %llu comments", (unsigned long long)st.records,
 	    (unsigned long long)st.comments);
 	return status;

@@ -4,18 +4,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "rapidbin.h"
 
 static const char help[] =
-    "Usage: rapidbin2txt [OPTION]... [FILE]\n"
-    "Decode a RapidBin trace (RAPID, Wasmgrind) into trace text, one event\n"
-    "per line, after a rapidbin-header record.  FILE may be gzip-compressed;\n"
-    "without FILE, or when FILE is -, read standard input.\n"
+    "Usage: rapidbin2txt [OPTION]... [FILE]...\n"
+    "Decode RapidBin traces (RAPID, Wasmgrind) into trace text, one event\n"
+    "per line, after a rapidbin-header record.  FILEs may be gzip-compressed\n"
+    "and are decoded in turn; without FILE, or when FILE is -, read\n"
+    "standard input.\n"
     "\n"
     "  -s, --strict       apply Wasmgrind's rules: the header's thread, lock\n"
     "                     and variable counts must equal the distinct ids in\n"
@@ -30,8 +27,9 @@ static const char help[] =
     "events before the fault), 2 usage or system error.\n";
 
 static void
-report(const struct rb_dec_stats *st, int failed)
+report(const void *stats, int failed)
 {
+	const struct rapidbin_dec_stats *st = stats;
 	const struct rb_header *h = &st->header;
 	/* What every reader takes the count to be: the sign bit cleared. */
 	uint64_t events = h->events & INT64_MAX;
@@ -59,16 +57,6 @@ report(const struct rb_dec_stats *st, int failed)
 		    "(lenient: read to the end of the file)");
 }
 
-static struct rb_dec_opts opts = { 0, 0 };
-static struct rb_dec_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	(void)ctx;
-	return rb_decode(in, out, &opts, &st, err);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -77,24 +65,23 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct rapidbin_dec_opts opts;
+	static struct rapidbin_dec_stats st;
+	struct tp_job job = { .format = "rapidbin", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
 	    NULL)) != -1) {
-		if (c == 's')
+		switch (c) {
+		case 's':
 			opts.strict = 1;
-		else
-			tp_opt_common(c, &com, help);
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
 	}
-	path = tp_opt_input(argc, argv, help);
 	opts.count = tp_verbosity >= 2;
-
-	/* The events before a data fault are kept: they are valid. */
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
-	report(&st, status != TP_EXIT_OK);
-	return status;
+	return tp_run(&job, argc - optind, argv + optind);
 }

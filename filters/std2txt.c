@@ -3,18 +3,15 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "rapidstd.h"
 
 static const char help[] =
-    "Usage: std2txt [OPTION]... [FILE]\n"
-    "Read a RAPID STD trace (T0|acq(L3)|362, or the bare-number flavour\n"
+    "Usage: std2txt [OPTION]... [FILE]...\n"
+    "Read RAPID STD traces (T0|acq(L3)|362, or the bare-number flavour\n"
     "T0|acq(3)|362) and write trace text, one RapidBin event per line.\n"
-    "Without FILE, or when FILE is -, read standard input.\n"
+    "FILEs are read in turn; without FILE, or when FILE is -, read\n"
+    "standard input.\n"
     "\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
@@ -25,13 +22,13 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed input (after the lines before\n"
     "the fault), 2 usage or system error.\n";
 
-static struct rs_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	(void)ctx;
-	return rs_std2txt(in, out, &st, err);
+	const struct std_dec_stats *st = stats;
+
+	(void)failed;
+	tp_note("%llu events", (unsigned long long)st->events);
 }
 
 int
@@ -41,18 +38,15 @@ main(int argc, char **argv)
 		TP_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct std_dec_opts opts;
+	static struct std_dec_stats st;
+	struct tp_job job = { .format = "std", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
 	    NULL)) != -1)
-		tp_opt_common(c, &com, help);
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
-	tp_note("%llu events", (unsigned long long)st.events);
-	return status;
+		tp_opt_common(c, &job.com, help);
+	return tp_run(&job, argc - optind, argv + optind);
 }

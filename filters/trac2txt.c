@@ -3,20 +3,16 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "trac.h"
 
 static const char help[] =
-    "Usage: trac2txt [OPTION]... [FILE]\n"
-    "Decode an x64dbg trace file (*.trace64, *.trace32) into trace text: a\n"
+    "Usage: trac2txt [OPTION]... [FILE]...\n"
+    "Decode x64dbg trace files (*.trace64, *.trace32) into trace text: a\n"
     "trac-header record, then one insn record per instruction followed by\n"
     "its read and write records, and trac-user records for user blocks.\n"
-    "FILE may be gzip-compressed; without FILE, or when FILE is -, read\n"
-    "standard input.\n"
+    "FILEs may be gzip-compressed and are decoded in turn; without FILE, or\n"
+    "when FILE is -, read standard input.\n"
     "\n"
     "  -t, --allow-truncated  end quietly at a cut last block (a recording\n"
     "                         still being written)\n"
@@ -33,8 +29,11 @@ static const char help[] =
     "records before the fault), 2 usage or system error.\n";
 
 static void
-report(const struct trac_dec_stats *st)
+report(const void *stats, int failed)
 {
+	const struct trac_dec_stats *st = stats;
+
+	(void)failed;
 	if (st->arch == NULL)
 		return;
 	if (st->header_len > TRAC_HEADER_WARN)
@@ -61,19 +60,6 @@ report(const struct trac_dec_stats *st)
 	    (unsigned long long)st->user_blocks);
 }
 
-struct job {
-	struct trac_dec_opts opts;
-	struct trac_dec_stats st;
-};
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	struct job *j = ctx;
-
-	return trac_decode(in, out, &j->opts, &j->st, err);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -83,26 +69,25 @@ main(int argc, char **argv)
 		{ "repair-tid", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct job j = { { 0, 0 }, { 0 } };
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct trac_dec_opts opts;
+	static struct trac_dec_stats st;
+	struct tp_job job = { .format = "trac", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "tr", longopts,
 	    NULL)) != -1) {
-		if (c == 't')
-			j.opts.allow_truncated = 1;
-		else if (c == 'r')
-			j.opts.repair_tid = 1;
-		else
-			tp_opt_common(c, &com, help);
+		switch (c) {
+		case 't':
+			opts.allow_truncated = 1;
+			break;
+		case 'r':
+			opts.repair_tid = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	/* The records before a data fault are kept: they are valid. */
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, &j, &err);
-	report(&j.st);
-	return status;
+	return tp_run(&job, argc - optind, argv + optind);
 }

@@ -52,8 +52,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
+	struct tp_each each = { NULL, 0, run, NULL, NULL };
 	char *end;
 	int c, status;
 
@@ -71,8 +70,9 @@ main(int argc, char **argv)
 			tp_opt_common(c, &com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
+	tp_opt_input(argc, argv, help);
+	each.output = com.output;
+	status = tp_run_each(&each, argc - optind, argv + optind);
 	if (st.position_time && st.records > 0)
 		tp_note("no ts in the stream: a record's position is its time "
 		    "(1 record = 1 us)");

@@ -8,11 +8,12 @@
 #include "prog.h"
 
 static const char help[] =
-    "Usage: txt2json [OPTION]... [FILE]\n"
+    "Usage: txt2json [OPTION]... [FILE]...\n"
     "Write each line of a trace text stream as one JSON object:\n"
     "{\"kind\":KIND, then every field with its type}.  json2txt(1) turns\n"
     "the objects back into the same text, byte for byte.\n"
-    "Without FILE, or when FILE is -, read standard input.\n"
+    "Several FILEs are read in turn; without FILE, or when FILE is -,\n"
+    "read standard input.\n"
     "\n"
     "  -o, --output=FILE  write to FILE instead of standard output\n"
     "  -q, --quiet        no warnings\n"
@@ -44,16 +45,15 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
+	struct tp_each each = { NULL, 0, run, NULL, NULL };
 	int c, status;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
 	    NULL)) != -1)
 		tp_opt_common(c, &com, help);
-	path = tp_opt_input(argc, argv, help);
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
+	each.output = com.output;
+	status = tp_run_each(&each, argc - optind, argv + optind);
 	tp_note("%llu records, %llu comments, %llu values as \"@text\"",
 	    (unsigned long long)st.records, (unsigned long long)st.comments,
 	    (unsigned long long)st.raw);

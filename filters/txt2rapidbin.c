@@ -3,13 +3,8 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "rapidbin.h"
-#include "text.h"
 
 static const char help[] =
     "Usage: txt2rapidbin [OPTION]... [FILE]\n"
@@ -34,13 +29,16 @@ static const char help[] =
     "2 usage or system error.\n";
 
 static void
-report(const struct rb_enc_stats *st)
+report(const void *stats, int failed)
 {
+	const struct rapidbin_enc_stats *st = stats;
 	static const char *const what[] = { "thread ids", "lock ids",
 	    "variables", "locations" };
 	const int dense[] = { st->dense_threads, st->dense_locks,
 	    st->dense_vars, st->dense_locs };
 
+	if (failed)
+		return;
 	if (st->skipped > 0)
 		tp_warn("skipped %llu records without a RapidBin meaning "
 		    "(the first: \"%s\" at line %llu)",
@@ -63,20 +61,6 @@ report(const struct rb_enc_stats *st)
 	    "distinct ids");
 }
 
-static struct rb_enc_opts opts = { 0, 0, 0, NULL };
-static struct rb_enc_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	struct tr_reader r;
-
-	(void)ctx;
-	(void)err;		/* the reader reports into the input's err */
-	tr_init(&r, in);
-	return rb_encode(&r, out, &opts, &st);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -88,10 +72,12 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	const char *path, *meta_path = NULL;
+	static struct rapidbin_enc_opts opts;
+	static struct rapidbin_enc_stats st;
+	struct tp_job job = { .format = "rapidbin", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	const char *meta_path = NULL;
 	struct tp_out meta;
-	struct tp_err err;
 	int c, status;
 
 	tp_setprog(argv[0]);
@@ -111,10 +97,9 @@ main(int argc, char **argv)
 			opts.strict = 1;
 			break;
 		default:
-			tp_opt_common(c, &com, help);
+			tp_opt_common(c, &job.com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
 	if (meta_path != NULL && (meta_path[0] == '\0' ||
 	    (meta_path[0] == '-' && meta_path[1] == '\0')))
 		tp_usage_error(help, "--meta needs a file name");
@@ -123,11 +108,8 @@ main(int argc, char **argv)
 		tp_out_open(&meta, meta_path, 0);
 		opts.meta = &meta;
 	}
-	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
+	status = tp_run(&job, argc - optind, argv + optind);
 	if (meta_path != NULL)
 		tp_out_close(&meta, status == TP_EXIT_OK);
-	if (status != TP_EXIT_OK)
-		return status;
-	report(&st);
-	return TP_EXIT_OK;
+	return status;
 }

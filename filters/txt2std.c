@@ -3,13 +3,8 @@
  */
 #include <stdio.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "rapidstd.h"
-#include "text.h"
 
 static const char help[] =
     "Usage: txt2std [OPTION]... [FILE]\n"
@@ -30,8 +25,12 @@ static const char help[] =
     "the fault), 2 usage or system error.\n";
 
 static void
-report(const struct rs_stats *st)
+report(const void *stats, int failed)
 {
+	const struct std_enc_stats *st = stats;
+
+	if (failed)
+		return;
 	if (st->requests > 0)
 		tp_warn("dropped %llu request events (mainline RAPID cannot "
 		    "parse req; --keep-request keeps them)",
@@ -50,20 +49,6 @@ report(const struct rs_stats *st)
 		    "express", (unsigned long long)st->lossy);
 }
 
-static struct rs_opts opts = { 0, 0 };
-static struct rs_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	struct tr_reader r;
-
-	(void)ctx;
-	(void)err;		/* the reader reports into the input's err */
-	tr_init(&r, in);
-	return rs_txt2std(&r, out, &opts, &st);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -73,10 +58,11 @@ main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct std_enc_opts opts;
+	static struct std_enc_stats st;
+	struct tp_job job = { .format = "std", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "ra",
@@ -89,13 +75,8 @@ main(int argc, char **argv)
 			opts.keep_request = 1;
 			break;
 		default:
-			tp_opt_common(c, &com, help);
+			tp_opt_common(c, &job.com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_KEEP_PREFIX, run, NULL, &err);
-	if (status == TP_EXIT_OK)
-		report(&st);
-	return status;
+	return tp_run(&job, argc - optind, argv + optind);
 }

@@ -4,10 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "diag.h"
-#include "input.h"
-#include "opts.h"
-#include "output.h"
 #include "prog.h"
 #include "trac.h"
 
@@ -30,14 +26,30 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 malformed input, 2 usage or system error.\n";
 
-static struct trac_enc_opts opts = { &trac_x64, 0 };
-static struct trac_enc_stats st;
-
-static int
-run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+static void
+report(const void *stats, int failed)
 {
-	(void)ctx;
-	return trac_encode(in, out, &opts, &st, err);
+	const struct trac_enc_stats *st = stats;
+
+	if (failed)
+		return;
+	if (st->skipped > 0)
+		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
+		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
+		    (unsigned long long)st->first_skip_line, st->first_skip);
+	if (st->no_opcode > 0)
+		tp_warn("%llu insn records without opcode bytes were given the "
+		    "one-byte opcode %02x (nop) (first: line %llu)",
+		    (unsigned long long)st->no_opcode, TRAC_NO_OPCODE,
+		    (unsigned long long)st->first_no_opcode_line);
+	if (st->dump_added)
+		tp_note("the stream did not start with a full register dump: "
+		    "the first instruction was written as one");
+	tp_note("%llu records: %llu instructions, %llu memory accesses, "
+	    "%llu user blocks, %llu skipped", (unsigned long long)st->records,
+	    (unsigned long long)st->insns, (unsigned long long)st->accesses,
+	    (unsigned long long)st->user_blocks,
+	    (unsigned long long)st->skipped);
 }
 
 int
@@ -49,46 +61,28 @@ main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tp_common com = { NULL };
-	struct tp_err err;
-	const char *path;
-	int c, status;
+	static struct trac_enc_opts opts;
+	static struct trac_enc_stats st;
+	struct tp_job job = { .format = "trac", .dir = TP_ENCODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
 
 	tp_setprog(argv[0]);
 	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:s", longopts,
 	    NULL)) != -1) {
-		if (c == 'a') {
+		switch (c) {
+		case 'a':
 			opts.arch = trac_arch_find(optarg, strlen(optarg));
 			if (opts.arch == NULL)
 				tp_usage_error(help, "unsupported arch '%s' "
 				    "(x64 or x86)", optarg);
-		} else if (c == 's') {
+			break;
+		case 's':
 			opts.strict = 1;
-		} else {
-			tp_opt_common(c, &com, help);
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
 		}
 	}
-	path = tp_opt_input(argc, argv, help);
-
-	status = tp_convert(path, com.output, TP_BINARY_OUT, run, NULL, &err);
-	if (status != TP_EXIT_OK)
-		return status;
-	if (st.skipped > 0)
-		tp_warn("%llu records skipped that an x64dbg trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st.skipped,
-		    (unsigned long long)st.first_skip_line, st.first_skip);
-	if (st.no_opcode > 0)
-		tp_warn("%llu insn records without opcode bytes were given the "
-		    "one-byte opcode %02x (nop) (first: line %llu)",
-		    (unsigned long long)st.no_opcode, TRAC_NO_OPCODE,
-		    (unsigned long long)st.first_no_opcode_line);
-	if (st.dump_added)
-		tp_note("the stream did not start with a full register dump: "
-		    "the first instruction was written as one");
-	tp_note("%llu records: %llu instructions, %llu memory accesses, "
-	    "%llu user blocks, %llu skipped", (unsigned long long)st.records,
-	    (unsigned long long)st.insns, (unsigned long long)st.accesses,
-	    (unsigned long long)st.user_blocks,
-	    (unsigned long long)st.skipped);
-	return TP_EXIT_OK;
+	return tp_run(&job, argc - optind, argv + optind);
 }

@@ -10,11 +10,11 @@
 #include "output.h"
 
 static const char help[] =
-    "Usage: txtmerge [OPTION]... FILE...\n"
+    "Usage: txtmerge [OPTION]... [FILE]...\n"
     "Merge trace text streams, each sorted by ts, into one in ts order.\n"
     "Records with equal ts keep the order of the FILEs; lines without ts\n"
     "(comments, structure records) stay after the record of their own\n"
-    "input they followed.  - is standard input.\n"
+    "input they followed.  - is standard input, as is no FILE.\n"
     "\n"
     "  -t, --tag           add input=N (0 for the first FILE) to every record\n"
     "  -r, --renumber-tids give colliding thread ids of different inputs\n"
@@ -60,14 +60,14 @@ main(int argc, char **argv)
 		default: tp_opt_common(c, &com, help);
 		}
 	}
-	if (optind == argc)
-		tp_usage_error(help, "no input: name the FILEs to merge");
-	n = (size_t)(argc - optind);
+	/* No FILE: standard input, which merges with nothing. */
+	n = optind < argc ? (size_t)(argc - optind) : 1;
 	if ((in = calloc(n, sizeof *in)) == NULL)
 		tp_die(TP_EXIT_FAIL, "out of memory:");
 	tp_err_clear(&err);
 	for (opened = 0; opened < n; opened++) {
-		if (tp_in_open(&in[opened].in, argv[optind + opened], &err) < 0) {
+		if (tp_in_open(&in[opened].in, optind < argc ?
+		    argv[optind + opened] : NULL, &err) < 0) {
 			tp_err_print(&err, in[opened].in.name);
 			tp_in_close(&in[opened].in);
 			for (i = 0; i < opened; i++)

@@ -7,10 +7,12 @@ gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
 trac2txt t.trace64 > t.txt || exit 99
 txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
 rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
+txt2json t.txt > t.json || exit 99
 
-# program, its input, whether its output is binary.  With -o, bad input
+# program, its input, whether its output is binary, whether it takes
+# several files.  With -o, bad input
 # leaves no file: the valid prefix goes only to standard output.
-while read -r prog input bin; do
+while read -r prog input bin multi; do
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
 	like "$($prog --version)" "$prog (tracepipe) *" "$prog --version"
@@ -25,12 +27,24 @@ while read -r prog input bin; do
 	same_file file.out dash.out "$prog: - is stdin"
 	$prog -o named.out "$input" 2>/dev/null
 	same_file file.out named.out "$prog -o FILE"
-	err=$($prog a b 2>&1); rc=$?
-	like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	if [ "$multi" = 1 ]; then
+		# Decoders read several files in turn, as cat does (txtfilter
+		# as grep does: its own tests).
+		$prog "$input" - "$input" < "$input" > multi.out 2>/dev/null
+		cat file.out file.out file.out > multi.want
+		same_file multi.out multi.want "$prog: several files are decoded in turn"
+	elif [ "$multi" = 0 ]; then
+		err=$($prog a b 2>&1); rc=$?
+		like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	fi
 	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 	rm -f never.out
-	# txtfilter judges only what it selects on: give it a selector.
-	[ "$prog" = txtfilter ] && sel="--tid 1" || sel=
+	# txtfilter and txtmerge judge only the fields they use: give them one.
+	case $prog in
+	txtfilter) sel="--tid 1" ;;
+	txtmerge) sel="--renumber-tids" ;;
+	*) sel= ;;
+	esac
 	# shellcheck disable=SC2086
 	$prog $sel -o never.out bad.in 2>/dev/null
 	rc=$?
@@ -44,13 +58,17 @@ while read -r prog input bin; do
 		    "$prog: refuses to write binary to a terminal"
 	fi
 done <<EOF2
-trac2txt t.trace64 0
-txt2trac t.txt 1
-txtfilter t.txt 0
-rapidbin2txt t.data 0
-txt2rapidbin r.txt 1
-txt2std r.txt 0
-std2txt t.std 0
+trac2txt t.trace64 0 1
+txt2trac t.txt 1 0
+txtfilter t.txt 0 -
+rapidbin2txt t.data 0 1
+txt2rapidbin r.txt 1 0
+txt2std r.txt 0 0
+std2txt t.std 0 1
+txt2json t.txt 0 1
+json2txt t.json 0 1
+txtmerge t.txt 0 -
+txt2chrome t.txt 0 0
 EOF2
 
 # Output larger than a pipe holds: a reader that goes away ends the program
@@ -60,6 +78,7 @@ gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > big.trace64 || exit 99
 trac2txt big.trace64 > big.txt || exit 99
 txtfilter -q --type read,write big.txt | txt2rapidbin -q > big.data || exit 99
 rapidbin2txt big.data > bigr.txt && txt2std bigr.txt > big.std || exit 99
+txt2json big.txt > big.json || exit 99
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
@@ -76,5 +95,9 @@ rapidbin2txt big.data
 txt2rapidbin bigr.txt
 txt2std bigr.txt
 std2txt big.std
+txt2json big.txt
+json2txt big.json
+txtmerge big.txt
+txt2chrome big.txt
 EOF2
 done_testing

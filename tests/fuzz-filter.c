@@ -1,6 +1,7 @@
 /*
  * Fuzz harness for txtfilter's selection module: the first four lines are
- * the --tid, --addr, --ts and --type arguments, the rest is the stream.
+ * the --tid, --addr, --ts and --type arguments, a fifth line "e EXPR" an
+ * expression (-e), the rest is the stream.
  * Every line is judged; a line that tr_parse accepts must never be judged
  * an error unless a field the selectors read holds no number.
  */
@@ -41,6 +42,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rd.lineno > 0 && size > 1 && data[0] == '!')
 		f.invert = 1;
+	if (i == 4 && tr_line(&rd, &line, &len) > 0) {
+		if (len >= 2 && line[0] == 'e' && line[1] == ' ' &&
+		    len < sizeof arg) {
+			memcpy(arg, line + 2, len - 2);
+			arg[len - 2] = '\0';
+			tf_add_expr(&f, arg, &err);
+			tp_err_clear(&err);
+		} else if (tf_judge(&f, line, len, rd.lineno, &err) < -1) {
+			abort();
+		}
+		tp_err_clear(&err);
+	}
 	while (tr_line(&rd, &line, &len) > 0) {
 		int v = tf_judge(&f, line, len, rd.lineno, &err);
 		if (v != TF_PASS && v != TF_SELECT && v != TF_REJECT &&

@@ -3,7 +3,7 @@
  * RapidBin, encoded as trace text and read as RAPID STD.  Besides
  * crashes, hangs and sanitizer reports it checks the round trips:
  *
- * - a RapidBin decode without error gives text that rb_encode turns back
+ * - a RapidBin decode without error gives text that rapidbin_encode turns back
  *   into the input byte for byte (when the header's event count is the
  *   trace's: otherwise the encoder counts again, as Wasmgrind does, and
  *   only the events must come back);
@@ -53,10 +53,10 @@ struct result {
 };
 
 static void
-decode(const void *data, size_t size, int strict, struct rb_dec_stats *st,
+decode(const void *data, size_t size, int strict, struct rapidbin_dec_stats *st,
     struct result *res)
 {
-	struct rb_dec_opts opts = { strict, 1 };
+	struct rapidbin_dec_opts opts = { strict, 1 };
 	struct tp_out out;
 	struct tp_in in;
 
@@ -64,7 +64,7 @@ decode(const void *data, size_t size, int strict, struct rb_dec_stats *st,
 	if (tp_in_open_mem(&in, data, size, "<fuzz>", &res->err) < 0)
 		abort();
 	cap_open(&out);
-	res->rc = rb_decode(&in, &out, &opts, st, &res->err);
+	res->rc = rapidbin_decode(&in, &out, &opts, st, &res->err);
 	if (res->rc < 0 && res->err.status == 0)
 		abort();	/* a failure must say why */
 	if (res->rc == 0 && res->err.status != 0)
@@ -75,9 +75,9 @@ decode(const void *data, size_t size, int strict, struct rb_dec_stats *st,
 
 static void
 encode(const void *text, size_t len, int strict, int dense, int meta,
-    struct rb_enc_stats *st, struct result *res)
+    struct rapidbin_enc_stats *st, struct result *res)
 {
-	struct rb_enc_opts opts = { strict, dense, dense, NULL };
+	struct rapidbin_enc_opts opts = { strict, dense, dense, NULL };
 	struct tp_out out, mout;
 	struct tr_reader r;
 	struct tp_in in;
@@ -90,7 +90,7 @@ encode(const void *text, size_t len, int strict, int dense, int meta,
 	tp_out_open_discard(&mout);
 	if (meta)
 		opts.meta = &mout;
-	res->rc = rb_encode(&r, &out, &opts, st);
+	res->rc = rapidbin_encode(&r, &out, &opts, st, &res->err);
 	if (res->rc < 0 && res->err.status == 0)
 		abort();
 	tp_in_close(&in);
@@ -112,10 +112,10 @@ is_gzip(const void *data, size_t size)
  * whose header is the decoded one when its event count is right.
  */
 static void
-check_encodes_to(const struct result *d, const struct rb_dec_stats *dst,
+check_encodes_to(const struct result *d, const struct rapidbin_dec_stats *dst,
     const unsigned char *header, const unsigned char *want, size_t wantlen)
 {
-	struct rb_enc_stats st;
+	struct rapidbin_enc_stats st;
 	struct result e;
 
 	if (d->len > 0 && d->out[d->len - 1] != '\n')
@@ -137,7 +137,7 @@ check_encodes_to(const struct result *d, const struct rb_dec_stats *dst,
 static void
 check_decode(const uint8_t *data, size_t size)
 {
-	struct rb_dec_stats st, sst;
+	struct rapidbin_dec_stats st, sst;
 	struct result d, s;
 
 	decode(data, size, 0, &st, &d);
@@ -174,8 +174,8 @@ check_decode(const uint8_t *data, size_t size)
 static void
 check_encode(const uint8_t *data, size_t size, int dense, int meta)
 {
-	struct rb_enc_stats st, st2;
-	struct rb_dec_stats dst;
+	struct rapidbin_enc_stats st, st2;
+	struct rapidbin_dec_stats dst;
 	struct result e, d, e2;
 
 	encode(data, size, 0, dense, meta, &st, &e);
@@ -204,8 +204,9 @@ check_encode(const uint8_t *data, size_t size, int dense, int meta)
 static void
 std_both(const uint8_t *data, size_t size)
 {
-	struct rs_opts opts = { 1, 1 };
-	struct rs_stats st;
+	struct std_enc_opts opts = { 1, 1 };
+	struct std_enc_stats st;
+	struct std_dec_stats dst;
 	struct tr_reader r;
 	struct result t, t2;
 	struct tp_out out;
@@ -219,7 +220,7 @@ std_both(const uint8_t *data, size_t size)
 	if (tp_in_open_mem(&in, data, size, "<fuzz>", &t.err) < 0)
 		abort();
 	cap_open(&out);
-	t.rc = rs_std2txt(&in, &out, &st, &t.err);
+	t.rc = std_decode(&in, &out, NULL, &dst, &t.err);
 	tp_in_close(&in);
 	t.out = cap_take(&out, &t.len);
 	if (t.rc < 0 && t.err.status == 0)
@@ -230,7 +231,7 @@ std_both(const uint8_t *data, size_t size)
 			abort();
 		tr_init(&r, &in);
 		cap_open(&out);
-		rc = rs_txt2std(&r, &out, &opts, &st);
+		rc = std_encode(&r, &out, &opts, &st, &t2.err);
 		tp_in_close(&in);
 		std = cap_take(&out, &stdlen);
 		if (rc < 0 || st.skipped != 0 || st.lossy != 0)
@@ -238,7 +239,7 @@ std_both(const uint8_t *data, size_t size)
 		if (tp_in_open_mem(&in, std, stdlen, "<fuzz>", &t2.err) < 0)
 			abort();
 		cap_open(&out);
-		t2.rc = rs_std2txt(&in, &out, &st, &t2.err);
+		t2.rc = std_decode(&in, &out, NULL, &dst, &t2.err);
 		tp_in_close(&in);
 		t2.out = cap_take(&out, &t2.len);
 		if (t2.rc < 0 || t2.len != t.len ||
@@ -255,7 +256,7 @@ std_both(const uint8_t *data, size_t size)
 		abort();
 	tr_init(&r, &in);
 	tp_out_open_discard(&out);
-	if (rs_txt2std(&r, &out, &opts, &st) < 0 && t.err.status == 0)
+	if (std_encode(&r, &out, &opts, &st, &t.err) < 0 && t.err.status == 0)
 		abort();
 	tp_in_close(&in);
 	tp_out_close(&out, 0);

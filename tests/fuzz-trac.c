@@ -80,14 +80,16 @@ encode(const void *text, size_t len, const struct trac_arch *arch, int strict,
     struct enc_result *e)
 {
 	struct trac_enc_opts opts = { arch, strict };
+	struct tr_reader r;
 	struct tp_out out;
 	struct tp_in in;
 
 	tp_err_clear(&e->err);
 	if (tp_in_open_mem(&in, text, len, "<fuzz>", &e->err) < 0)
 		abort();
+	tr_init(&r, &in);
 	cap_open(&out);
-	e->rc = trac_encode(&in, &out, &opts, &e->st, &e->err);
+	e->rc = trac_encode(&r, &out, &opts, &e->st, &e->err);
 	if (e->rc < 0 && e->err.status == 0)
 		abort();
 	tp_in_close(&in);

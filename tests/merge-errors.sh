@@ -56,6 +56,8 @@ ok $? "truncated gzip input: the records before the damage are written"
 txtmerge a.txt nosuch.txt > out 2> err; rc=$?
 like "$rc:$(cat err)" "2:txtmerge: nosuch.txt*" "a missing file: exit 2, named"
 [ ! -s out ]; ok $? "a missing file: nothing written"
-txtmerge > out 2> err; rc=$?
-like "$rc:$(head -1 err)" "2:txtmerge: no input*" "no operand: usage error"
+txtmerge < a.txt > out 2> err; rc=$?
+same_file out a.txt "no operand: standard input"
+txtmerge --no-such > out 2> err; rc=$?
+like "$rc:$(head -1 err)" "2:txtmerge: unrecognized option*" "an unknown option: usage error"
 done_testing

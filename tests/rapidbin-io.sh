@@ -71,9 +71,10 @@ else
 fi
 
 # --help and --version.
-for p in rapidbin2txt txt2rapidbin txt2std std2txt; do
+for p in rapidbin2txt:... txt2rapidbin: txt2std: std2txt:...; do
+	files=${p#*:} p=${p%:*}
 	$p --help > h.txt
-	is "$?:$(head -1 h.txt)" "0:Usage: $p [OPTION]... [FILE]" "$p --help"
+	is "$?:$(head -1 h.txt)" "0:Usage: $p [OPTION]... [FILE]$files" "$p --help"
 	like "$($p --version)" "$p (tracepipe) *" "$p --version"
 done
 done_testing

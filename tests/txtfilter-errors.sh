@@ -41,7 +41,6 @@ usage --type trac-header
 usage --bogus
 usage --tid
 usage -Z
-usage in.txt in.txt
 
 txtfilter --tid x in.txt 2> err.txt
 like "$(cat err.txt)" "txtfilter: --tid: \"x\" is not a number*" "bad --tid value named"
