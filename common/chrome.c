@@ -11,6 +11,7 @@
 
 #include "chrome.h"
 #include "fmt.h"
+#include "json.h"
 #include "ndjson.h"
 
 #define TC_NAME 256		/* bytes of a slice name kept to reopen it */
@@ -77,13 +78,6 @@ put_time(struct tc *c, uint64_t t)
 	tp_out_commit(c->o, p);
 }
 
-/* A name: the UTF-8 part of it (names come from any bytes). */
-static void
-put_name(struct tp_out *o, const char *s, size_t n)
-{
-	nj_put_str(o, s, tp_utf8_valid(s, n));
-}
-
 /* {"ph":PH,"name":NAME,"pid":P,"tid":T,"ts":TS  (the caller closes it) */
 static void
 head(struct tc *c, const char *ph, const char *name, size_t namelen,
@@ -95,7 +89,8 @@ head(struct tc *c, const char *ph, const char *name, size_t namelen,
 	tp_out_putc(c->o, '"');
 	if (name != NULL) {
 		tp_out_puts(c->o, ",\"name\":");
-		put_name(c->o, name, namelen);
+		/* Names come from any bytes: not UTF-8 is U+FFFD. */
+		tp_json_put_str(c->o, name, namelen);
 	}
 	tp_out_puts(c->o, ",\"pid\":");
 	put_u64(c->o, t->pid);

@@ -9,87 +9,38 @@
 #include <jansson.h>
 
 #include "fmt.h"
+#include "json.h"
 #include "ndjson.h"
 
 /* ------------------------------------------------------- JSON strings */
 
-static const char json_esc[32][7] = {
-	"\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005",
-	"\\u0006", "\\u0007", "\\b", "\\t", "\\n", "\\u000b", "\\f", "\\r",
-	"\\u000e", "\\u000f", "\\u0010", "\\u0011", "\\u0012", "\\u0013",
-	"\\u0014", "\\u0015", "\\u0016", "\\u0017", "\\u0018", "\\u0019",
-	"\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
-};
+/* Room for the content of a quoted text string, grown to the longest. */
+static char *scratch;
+static size_t scratch_cap;
 
-/* One byte of a JSON string's content, escaped as needed. */
-static inline char *
-json_byte(char *d, unsigned char c)
+static int
+scratch_fit(size_t n)
 {
-	if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
-		*d++ = (char)c;
-	} else if (c == 0x7f) {
-		memcpy(d, "\\u007f", 6);
-		d += 6;
-	} else if (c >= 0x20) {
-		*d++ = '\\';
-		*d++ = (char)c;
-	} else {
-		size_t k = strlen(json_esc[c]);
-		memcpy(d, json_esc[c], k);
-		d += k;
-	}
-	return d;
-}
+	char *p;
 
-void
-nj_put_str(struct tp_out *o, const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	size_t i = 0;
-
-	tp_out_putc(o, '"');
-	while (i < n) {
-		/* At most 6 output bytes per input byte. */
-		char *d = tp_out_reserve(o, 4096), *lim = d + 4096 - 8;
-		while (i < n && d < lim)
-			d = json_byte(d, p[i++]);
-		tp_out_commit(o, d);
-	}
-	tp_out_putc(o, '"');
+	if (n <= scratch_cap)
+		return 0;
+	if ((p = realloc(scratch, n)) == NULL)
+		return -1;
+	scratch = p;
+	scratch_cap = n;
+	return 0;
 }
 
 /*
  * A quoted text string's content (its escapes undone) as a JSON string.
- * The caller has checked that the content is UTF-8 (see scan_value).
+ * The caller has checked that the content is UTF-8 (see scan_value) and
+ * that scratch holds n bytes.
  */
 static void
 put_quoted(struct tp_out *o, const char *v, size_t n)
 {
-	const char *p = v + 1, *end = v + n - 1;
-
-	tp_out_putc(o, '"');
-	while (p < end) {
-		char *d = tp_out_reserve(o, 4096), *lim = d + 4096 - 8;
-		while (p < end && d < lim) {
-			unsigned char c = (unsigned char)*p++;
-			if (c == '\\') {
-				switch (*p++) {
-				case 'n': c = '\n'; break;
-				case 'r': c = '\r'; break;
-				case 't': c = '\t'; break;
-				case 'x':
-					c = (unsigned char)(tp_hexval(p[0]) << 4 |
-					    tp_hexval(p[1]));
-					p += 2;
-					break;
-				default: c = (unsigned char)p[-1]; break;
-				}
-			}
-			d = json_byte(d, c);
-		}
-		tp_out_commit(o, d);
-	}
-	tp_out_putc(o, '"');
+	tp_json_put_str(o, scratch, tp_unquote(v, n, scratch));
 }
 
 /* ---------------------------------------------------- text -> JSON types */
@@ -307,14 +258,14 @@ static void
 put_raw(struct tp_out *o, const char *v, size_t n)
 {
 	tp_out_puts(o, "{\"@text\":");
-	nj_put_str(o, v, n);
+	tp_json_put_str(o, v, n);
 	tp_out_putc(o, '}');
 }
 
 void
 nj_put_value(struct tp_out *o, const char *v, size_t n)
 {
-	if (!(scan_value(v, n, 1) & VS_RAW))
+	if (!(scan_value(v, n, 1) & VS_RAW) && scratch_fit(n) == 0)
 		put_value(o, v, n);
 	else if (tp_utf8_valid(v, n) == n)
 		put_raw(o, v, n);
@@ -347,7 +298,7 @@ put_comment(struct tr_reader *r, struct tp_out *o, const char *line,
 		    "comment is not valid UTF-8: JSON cannot hold it");
 	}
 	tp_out_puts(o, "{\"@comment\":");
-	nj_put_str(o, line, len);
+	tp_json_put_str(o, line, len);
 	tp_out_puts(o, "}\n");
 	return 0;
 }
@@ -366,6 +317,8 @@ nj_from_text(struct tr_reader *r, struct tp_out *o, struct nj_stats *st)
 	while ((rc = tr_line(r, &line, &len)) > 0) {
 		if ((rc = tr_parse(r, line, len, &rec)) < 0)
 			return -1;
+		if (scratch_fit(len) < 0)
+			return tp_fail(r->err, TP_EXIT_FAIL, "out of memory");
 		if (rc == 0) {
 			if (put_comment(r, o, line, len) < 0)
 				return -1;

@@ -41,13 +41,6 @@ int nj_to_text(struct tp_in *in, struct tp_out *out, struct nj_stats *st,
     struct tp_err *err);
 
 /*
- * A JSON string "..." holding the bytes p[0..n), which must be valid
- * UTF-8 (check with tp_utf8_valid); '"', '\\' and control characters
- * are escaped.
- */
-void nj_put_str(struct tp_out *o, const void *p, size_t n);
-
-/*
  * A text value (a field's value span, as tr_parse gives it) as JSON, with
  * the types of txt2json(1).  A value JSON cannot hold (a string that is
  * not UTF-8) is written as its text in a string.

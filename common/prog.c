@@ -114,8 +114,8 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 		files = stdin_only;
 		nfiles = 1;
 	}
-	tp_err_clear(&err);
 	for (i = 0; i < nfiles && rc == 0; i++) {
+		tp_err_clear(&err);
 		if (tp_in_open(&in, files[i], &err) < 0) {
 			tp_in_close(&in);
 			rc = -1;

@@ -16,6 +16,7 @@
 #include "fmt.h"
 #include "format.h"
 #include "idmap.h"
+#include "json.h"
 #include "rapidbin.h"
 
 const char *const rb_kind[RB_NOPS] = {
@@ -1143,19 +1144,6 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 
 /* ------------------------------------------------------------ metadata */
 
-static void
-js(struct tp_out *o, const char *s)
-{
-	tp_out_puts(o, s);
-}
-
-static void
-ju(struct tp_out *o, uint64_t v)
-{
-	char *p = tp_out_reserve(o, 24);
-	tp_out_commit(o, tp_fmt_u64(p, v));
-}
-
 struct meta_row {
 	uint64_t trace_id, a, b;
 };
@@ -1194,54 +1182,55 @@ meta_rows(const struct idmap *m, int dense)
 
 enum meta_shape { M_PLAIN, M_MEMORY, M_LOCATION };
 
+/* "name": [ { "wasm_id": ..., "trace_id": ... } ... ], as Wasmgrind's. */
 static int
-meta_array(struct tp_out *o, const char *name, const struct idmap *m,
-    int dense, enum meta_shape shape, int last)
+meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
+    int dense, enum meta_shape shape)
 {
 	struct meta_row *rows = meta_rows(m, dense);
 
 	if (rows == NULL)
 		return -1;
-	js(o, "  \"");
-	js(o, name);
-	js(o, "\": [");
+	tp_jw_key(w, name, strlen(name));
+	tp_jw_open_array(w);
 	for (size_t i = 0; i < m->count; i++) {
-		js(o, i ? ",\n    {\n      \"wasm_id\": " :
-		    "\n    {\n      \"wasm_id\": ");
+		tp_jw_open_object(w);
+		tp_jw_key(w, "wasm_id", 7);
 		switch (shape) {
 		case M_PLAIN:
-			ju(o, rows[i].a);
+			tp_jw_u64(w, rows[i].a);
 			break;
 		case M_MEMORY:
-			js(o, "{\n        \"address\": ");
-			ju(o, rows[i].a);
-			js(o, ",\n        \"access_width\": ");
-			ju(o, rows[i].b == NATIVE_WIDTH ? 0 : rows[i].b);
-			js(o, "\n      }");
+			tp_jw_open_object(w);
+			tp_jw_key(w, "address", 7);
+			tp_jw_u64(w, rows[i].a);
+			tp_jw_key(w, "access_width", 12);
+			tp_jw_u64(w, rows[i].b == NATIVE_WIDTH ? 0 : rows[i].b);
+			tp_jw_close_object(w);
 			break;
 		case M_LOCATION:
-			js(o, "{\n        \"pc\": ");
-			ju(o, rows[i].a);
-			js(o, "\n      }");
+			tp_jw_open_object(w);
+			tp_jw_key(w, "pc", 2);
+			tp_jw_u64(w, rows[i].a);
+			tp_jw_close_object(w);
 			break;
 		}
-		js(o, ",\n      \"trace_id\": ");
-		ju(o, rows[i].trace_id);
-		js(o, "\n    }");
+		tp_jw_key(w, "trace_id", 8);
+		tp_jw_u64(w, rows[i].trace_id);
+		tp_jw_close_object(w);
 	}
-	js(o, m->count ? "\n  ]" : "]");
-	js(o, last ? "\n" : ",\n");
+	tp_jw_close_array(w);
 	free(rows);
 	return 0;
 }
 
 /* Variables touched by more than one thread: var -> [threads]. */
 static int
-meta_shared(struct tp_out *o, const struct idmap *pairs)
+meta_shared(struct tp_jw *w, const struct idmap *pairs)
 {
 	struct meta_row *rows = malloc((pairs->count ? pairs->count : 1) *
 	    sizeof *rows);
-	size_t i, j, nvar = 0;
+	size_t i, j;
 
 	if (rows == NULL)
 		return -1;
@@ -1253,23 +1242,23 @@ meta_shared(struct tp_out *o, const struct idmap *pairs)
 		rows[i].b = 0;
 	}
 	qsort(rows, pairs->count, sizeof *rows, row_cmp);
-	js(o, "  \"shared_variables\": {");
+	tp_jw_key(w, "shared_variables", 16);
+	tp_jw_open_object(w);
 	for (i = 0; i < pairs->count; i = j) {
+		char key[24];
 		for (j = i; j < pairs->count &&
 		    rows[j].trace_id == rows[i].trace_id; j++)
 			;
 		if (j - i < 2)
 			continue;
-		js(o, nvar++ ? ",\n    \"" : "\n    \"");
-		ju(o, rows[i].trace_id);
-		js(o, "\": [");
-		for (size_t t = i; t < j; t++) {
-			js(o, t > i ? ",\n      " : "\n      ");
-			ju(o, rows[t].a);
-		}
-		js(o, "\n    ]");
+		tp_jw_key(w, key, (size_t)(tp_fmt_u64(key, rows[i].trace_id) -
+		    key));
+		tp_jw_open_array(w);
+		for (size_t t = i; t < j; t++)
+			tp_jw_u64(w, rows[t].a);
+		tp_jw_close_array(w);
 	}
-	js(o, nvar ? "\n  }\n}" : "}\n}");
+	tp_jw_close_object(w);
 	free(rows);
 	return 0;
 }
@@ -1277,17 +1266,22 @@ meta_shared(struct tp_out *o, const struct idmap *pairs)
 static int
 enc_meta(struct enc *x, struct tp_out *o)
 {
-	js(o, "{\n");
-	if (meta_array(o, "thread_records", &x->thr, x->dense_thr, M_PLAIN,
-	    0) < 0 ||
-	    meta_array(o, "memory_records", &x->var, x->dense_var, M_MEMORY,
-	    0) < 0 ||
-	    meta_array(o, "lock_records", &x->lock, x->dense_lock, M_PLAIN,
-	    0) < 0 ||
-	    meta_array(o, "location_records", &x->loc, x->dense_loc,
-	    M_LOCATION, 0) < 0 ||
-	    meta_shared(o, &x->shared) < 0)
+	struct tp_jw w;
+
+	tp_jw_init(&w, o);
+	tp_jw_open_object(&w);
+	if (meta_array(&w, "thread_records", &x->thr, x->dense_thr,
+	    M_PLAIN) < 0 ||
+	    meta_array(&w, "memory_records", &x->var, x->dense_var,
+	    M_MEMORY) < 0 ||
+	    meta_array(&w, "lock_records", &x->lock, x->dense_lock,
+	    M_PLAIN) < 0 ||
+	    meta_array(&w, "location_records", &x->loc, x->dense_loc,
+	    M_LOCATION) < 0 ||
+	    meta_shared(&w, &x->shared) < 0)
 		return tp_fail(x->err, TP_EXIT_FAIL, "out of memory");
+	/* No newline after it: serde_json::to_string_pretty writes none. */
+	tp_jw_close_object(&w);
 	return 0;
 }
 

@@ -57,9 +57,8 @@ tp_bare_ok(const void *s, size_t n)
 	return 1;
 }
 
-/* Length of the valid UTF-8 sequence at p (2..4), or 0 if not valid. */
-static size_t
-utf8_seq(const unsigned char *p, size_t n)
+size_t
+tp_utf8_seq(const unsigned char *p, size_t n)
 {
 	unsigned c = p[0];
 
@@ -98,7 +97,7 @@ tp_utf8_valid(const void *s, size_t n)
 			i++;
 			continue;
 		}
-		if ((k = utf8_seq(p + i, n - i)) == 0)
+		if ((k = tp_utf8_seq(p + i, n - i)) == 0)
 			break;
 		i += k;
 	}
@@ -184,7 +183,7 @@ tv_qstr(struct tp_out *o, const void *s, size_t n)
 				*d++ = (char)c;
 				i++;
 			} else if (c >= 0x80) {
-				size_t k = utf8_seq(p + i, n - i);
+				size_t k = tp_utf8_seq(p + i, n - i);
 				if (k == 0)
 					goto hex;
 				memcpy(d, p + i, k);

@@ -62,6 +62,11 @@ void tv_mapkey(struct tp_out *o, const char *key, size_t n);
 
 /* Is s non-empty and made only of [A-Za-z0-9_.:/@%+#-] ? */
 int tp_bare_ok(const void *s, size_t n);
+/*
+ * Length of the valid UTF-8 sequence of 2 to 4 bytes at p (of n), or 0
+ * when the bytes there are not one (ASCII included).
+ */
+size_t tp_utf8_seq(const unsigned char *p, size_t n);
 
 /* The length of the longest valid UTF-8 prefix of s (n when all is). */
 size_t tp_utf8_valid(const void *s, size_t n);

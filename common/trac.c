@@ -17,6 +17,7 @@
 
 #include "fmt.h"
 #include "format.h"
+#include "json.h"
 #include "text.h"
 #include "trac.h"
 
@@ -225,7 +226,6 @@ wrptr(unsigned char *p, uint64_t v, unsigned ps)
 enum { JSON_OK, JSON_CORRUPT, JSON_NUL, JSON_UTF8 };
 
 struct json_info {
-	const char *base;	/* the JSON text */
 	int status;		/* JSON_OK or what is wrong */
 	size_t errpos;		/* where, for JSON_NUL and JSON_UTF8 */
 	const char *archv;	/* the arch value as written, or NULL */
@@ -238,196 +238,26 @@ struct json_info {
 	int compression_set;	/* compression is not the empty string */
 };
 
-static const char *
-json_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Length of the UTF-8 sequence at p, or 0 when it is not valid. */
+/* The arch string unescaped into out when it is short ASCII, else SIZE_MAX. */
 static size_t
-utf8_len(const unsigned char *p, const unsigned char *e)
+arch_string(const char *v, const char *ve, char *out, size_t cap)
 {
-	uint32_t c;
-	size_t n, i;
+	size_t n = *v == '"' ? tp_json_unescape(v, ve, out, cap) : SIZE_MAX, i;
 
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, c = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, c = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, c = p[0] & 0x07u;
-	else
-		return 0;
-	if ((size_t)(e - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/* p at '"'; returns the end after the closing quote, or NULL. */
-static const char *
-json_string(const char *p, const char *e, struct json_info *ji)
-{
-	for (p++; p < e;) {
-		size_t n;
-		if (*p == '"')
-			return p + 1;
-		if (*p == '\\') {
-			p += 2;
-			continue;
-		}
-		if ((n = utf8_len((const unsigned char *)p,
-		    (const unsigned char *)e)) == 0) {
-			ji->status = JSON_UTF8;
-			ji->errpos = (size_t)(p - ji->base);
-			return NULL;
-		}
-		p += n;
-	}
-	return NULL;
-}
-
-static const char *
-json_lit(const char *p, const char *e, const char *lit, size_t n)
-{
-	return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
-}
-
-static const char *
-json_digits(const char *p, const char *e)
-{
-	const char *s = p;
-
-	while (p < e && *p >= '0' && *p <= '9')
-		p++;
-	return p > s ? p : NULL;
-}
-
-/* number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ e [+-] 1*DIGIT ] */
-static const char *
-json_number(const char *p, const char *e)
-{
-	if (p < e && *p == '-')
-		p++;
-	if (p < e && *p == '0')
-		p++;
-	else if ((p = json_digits(p, e)) == NULL)
-		return NULL;
-	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
-		return NULL;
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < e && (*p == '+' || *p == '-'))
-			p++;
-		if ((p = json_digits(p, e)) == NULL)
-			return NULL;
-	}
-	return p;
-}
-
-static const char *
-json_value(const char *p, const char *e, int depth, struct json_info *ji)
-{
-	if (p >= e || depth > 64)
-		return NULL;
-	switch (*p) {
-	case '"':
-		return json_string(p, e, ji);
-	case 't':
-		return json_lit(p, e, "true", 4);
-	case 'f':
-		return json_lit(p, e, "false", 5);
-	case 'n':
-		return json_lit(p, e, "null", 4);
-	case '{':
-	case '[': {
-		char close = *p == '{' ? '}' : ']';
-		int obj = *p == '{';
-		p = json_ws(p + 1, e);
-		if (p < e && *p == close)
-			return p + 1;
-		for (;;) {
-			if (obj) {
-				if (p >= e || *p != '"' ||
-				    (p = json_string(p, e, ji)) == NULL)
-					return NULL;
-				p = json_ws(p, e);
-				if (p >= e || *p != ':')
-					return NULL;
-				p = json_ws(p + 1, e);
-			}
-			if ((p = json_value(p, e, depth + 1, ji)) == NULL)
-				return NULL;
-			p = json_ws(p, e);
-			if (p < e && *p == ',') {
-				p = json_ws(p + 1, e);
-				continue;
-			}
-			if (p < e && *p == close)
-				return p + 1;
-			return NULL;
-		}
-	}
-	default:
-		return json_number(p, e);
-	}
-}
-
-/*
- * The content of the JSON string [v, ve) unescaped into out, or SIZE_MAX
- * when it is longer than cap or not ASCII (no arch name then).
- */
-static size_t
-json_small_string(const char *v, const char *ve, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	for (v++, ve--; v < ve; v++) {
-		unsigned c = (unsigned char)*v;
-		if (c == '\\' && v + 5 < ve && v[1] == 'u') {
-			int i, h;
-			for (c = 0, i = 2; i < 6; i++) {
-				if ((h = tp_hexval(v[i])) < 0)
-					return SIZE_MAX;
-				c = c << 4 | (unsigned)h;
-			}
-			v += 5;
-		} else if (c == '\\') {
-			switch (c = (unsigned char)*++v) {
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			default: break;	/* Qt takes any other as itself */
-			}
-		}
-		if (c == 0 || c > 0x7f || n == cap)
-			return SIZE_MAX;
-		out[n++] = (char)c;
-	}
+	for (i = 0; n != SIZE_MAX && i < n; i++)
+		if (out[i] == 0 || (unsigned char)out[i] > 0x7f)
+			n = SIZE_MAX;
 	return n;
 }
 
 static void
 json_scan(const char *s, size_t n, struct json_info *ji)
 {
-	const char *b = s, *e = s + n, *p, *end;
+	const char *b = s, *e = s + n, *p, *k, *v, *ve;
+	struct tp_json j;
+	size_t kn;
 
 	memset(ji, 0, sizeof *ji);
-	ji->base = s;
 	ji->archlen = SIZE_MAX;
 	/* x64dbg's writer measures the JSON with strlen(): no NUL in it. */
 	if ((p = memchr(s, '\0', n)) != NULL) {
@@ -437,25 +267,20 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 	}
 	if (n >= 3 && memcmp(s, "\357\273\277", 3) == 0)
 		b += 3;		/* a byte order mark, which Qt skips */
-	p = json_ws(b, e);
-	if (p >= e || *p != '{' || (end = json_value(p, e, 0, ji)) == NULL ||
-	    json_ws(end, e) != e) {
-		if (ji->status != JSON_UTF8)
-			ji->status = JSON_CORRUPT;
+	p = tp_json_ws(b, e);
+	if (tp_json_check(&j, b, (size_t)(e - b), TP_JSON_LAX) < 0 ||
+	    *p != '{') {
+		ji->status = j.status == TP_JSON_UTF8 ? JSON_UTF8 : JSON_CORRUPT;
+		ji->errpos = (size_t)(b - s) + j.pos;
 		return;
 	}
 	/* Valid: walk the top-level members. */
-	p = json_ws(p + 1, e);
-	while (p < e && *p == '"') {
-		const char *k = p + 1, *ke = json_string(p, e, ji), *v, *ve;
-		size_t kn = (size_t)(ke - 1 - k);
-		v = json_ws(json_ws(ke, e) + 1, e);
-		ve = json_value(v, e, 1, ji);
+	while (tp_json_member(&p, e, &k, &kn, &v, &ve)) {
 		if (kn == 4 && memcmp(k, "arch", 4) == 0) {
 			ji->archv = v;
 			ji->archvlen = (size_t)(ve - v);
-			ji->archlen = *v == '"' ? json_small_string(v, ve,
-			    ji->arch, sizeof ji->arch) : SIZE_MAX;
+			ji->archlen = arch_string(v, ve, ji->arch,
+			    sizeof ji->arch);
 		} else if (kn == 3 && memcmp(k, "ver", 3) == 0) {
 			char num[32];
 			size_t vn = (size_t)(ve - v);
@@ -471,9 +296,6 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 			ji->has_compression = 1;
 			ji->compression_set = !(ve - v == 2 && *v == '"');
 		}
-		p = json_ws(ve, e);
-		if (p < e && *p == ',')
-			p = json_ws(p + 1, e);
 	}
 }
 

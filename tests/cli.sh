@@ -3,15 +3,40 @@
 # usage errors, a file operand and stdin giving the same output, "-" as
 # stdin, -o written only on success, binary never to a terminal.
 . "$srcdir/tests/tap.sh"
-gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
-trac2txt t.trace64 > t.txt || exit 99
-txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
-rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
-txt2json t.txt > t.json || exit 99
+formats > table || exit 99
+
+# Inputs: NAME.in for each format's decoder (the bigger generated traces
+# where a generator exists, else tests/data/probe/NAME.sample), NAME.txt
+# (its text) for its encoder; the same at a size beyond a pipe's buffer.
+gen-trac --arch x64 --blocks 30 --seed 9 > trac.in || exit 99
+gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > trac.big || exit 99
+gen-rapidbin --events 200 --seed 9 > rapidbin.in || exit 99
+gen-rapidbin --events 40000 --seed 3 > rapidbin.big || exit 99
+rapidbin2txt rapidbin.in | txt2std > std.in || exit 99
+rapidbin2txt rapidbin.big | txt2std > std.big || exit 99
+while read -r name dec enc kind desc; do
+	[ -f $name.in ] || cp "$srcdir/tests/data/probe/$name.sample" $name.in
+	[ -f $name.big ] || cp $name.in $name.big
+	$dec $name.in > $name.txt && $dec $name.big > $name.bigtxt || exit 99
+done < table
 
 # program, its input, whether its output is binary, whether it takes
-# several files.  With -o, bad input
-# leaves no file: the valid prefix goes only to standard output.
+# several files: each format's decoder and encoder, and txtfilter.
+while read -r name dec enc kind desc; do
+	[ "$kind" = binary ] && bin=1 || bin=0
+	echo "$dec $name.in 0 1"
+	echo "$enc $name.txt $bin 0"
+done < table > programs
+# The programs that are no format's: txtfilter, txtmerge, the JSON pair
+# and txt2chrome.
+txt2json trac.txt > trac.json && txt2json trac.bigtxt > trac.bigjson || exit 99
+cat >> programs <<EOF2
+txtfilter trac.txt 0 -
+txtmerge trac.txt 0 -
+txt2json trac.txt 0 1
+json2txt trac.json 0 1
+txt2chrome trac.txt 0 0
+EOF2
 while read -r prog input bin multi; do
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
@@ -57,28 +82,22 @@ while read -r prog input bin multi; do
 		like "$err" "$prog: refusing to write binary data to a terminal*" \
 		    "$prog: refuses to write binary to a terminal"
 	fi
-done <<EOF2
-trac2txt t.trace64 0 1
-txt2trac t.txt 1 0
-txtfilter t.txt 0 -
-rapidbin2txt t.data 0 1
-txt2rapidbin r.txt 1 0
-txt2std r.txt 0 0
-std2txt t.std 0 1
-txt2json t.txt 0 1
-json2txt t.json 0 1
-txtmerge t.txt 0 -
-txt2chrome t.txt 0 0
-EOF2
+done < programs
 
 # Output larger than a pipe holds: a reader that goes away ends the program
 # quietly (no message, status 0 or death by SIGPIPE); a full disk is a
 # one-line error and status 2.
-gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > big.trace64 || exit 99
-trac2txt big.trace64 > big.txt || exit 99
-txtfilter -q --type read,write big.txt | txt2rapidbin -q > big.data || exit 99
-rapidbin2txt big.data > bigr.txt && txt2std bigr.txt > big.std || exit 99
-txt2json big.txt > big.json || exit 99
+while read -r name dec enc kind desc; do
+	echo "$dec $name.big"
+	echo "$enc $name.bigtxt"
+done < table > programs
+cat >> programs <<EOF2
+txtfilter trac.bigtxt
+txtmerge trac.bigtxt
+txt2json trac.bigtxt
+json2txt trac.bigjson
+txt2chrome trac.bigtxt
+EOF2
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
@@ -87,17 +106,5 @@ while read -r prog input; do
 	err=$($prog "$input" 2>&1 > /dev/full); rc=$?
 	like "$rc:$err" "2:$prog: <stdout>: write error: No space left on device" \
 	    "$prog: a full disk is an error (status 2)"
-done <<EOF2
-trac2txt big.trace64
-txt2trac big.txt
-txtfilter big.txt
-rapidbin2txt big.data
-txt2rapidbin bigr.txt
-txt2std bigr.txt
-std2txt big.std
-txt2json big.txt
-json2txt big.json
-txtmerge big.txt
-txt2chrome big.txt
-EOF2
+done < programs
 done_testing
