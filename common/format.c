@@ -3,6 +3,8 @@
  * row; the order of the rows is the order of the probes and of the
  * program lists (tests/cli.sh, scripts/bench).
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "format.h"
@@ -14,12 +16,27 @@ TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)
 TP_FORMAT_ADAPT(std)
 
+/* The decoders' options that any2txt passes through, as their mains spell them. */
+static const struct tp_dec_flag trac_flags[] = {
+	{ "allow-truncated", 't', offsetof(struct trac_dec_opts,
+	    allow_truncated), "x64dbg: end quietly at a cut last block" },
+	{ "repair-tid", 'r', offsetof(struct trac_dec_opts, repair_tid),
+	    "x64dbg: repair thread ids written without flag 0x80" },
+	{ NULL, 0, 0, NULL }
+};
+static const struct tp_dec_flag rapidbin_flags[] = {
+	{ "strict", 's', offsetof(struct rapidbin_dec_opts, strict),
+	    "RapidBin: header counts must equal the distinct ids" },
+	{ NULL, 0, 0, NULL }
+};
+
 const struct tp_format tp_formats[] = {
-	TP_FORMAT_ROW(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32", 0),
-	TP_FORMAT_ROW(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
-	    ".data .bin .rapidbin", 0),
+	TP_FORMAT_ROW_FLAGS(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32",
+	    0, trac_flags),
+	TP_FORMAT_ROW_FLAGS(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
+	    ".data .bin .rapidbin", 0, rapidbin_flags),
 	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
-	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0 }
+	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
 };
 
 const struct tp_format *
@@ -55,6 +72,32 @@ tp_format_probe(const unsigned char *p, size_t n, char *detail,
 		}
 	}
 	return best;
+}
+
+const struct tp_format *
+tp_format_detect(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz, const struct tp_format **tie)
+{
+	const struct tp_format *f, *best = NULL;
+	int level = TP_PROBE_NO;
+	char d[128];
+
+	*tie = NULL;
+	for (f = tp_formats; f->name != NULL; f++) {
+		int v = f->probe(p, n, d, sizeof d);
+		if (v == TP_PROBE_NO || v < level)
+			continue;
+		if (v == level) {
+			*tie = f;
+			continue;
+		}
+		level = v;
+		best = f;
+		*tie = NULL;
+		if (detail != NULL && detailsz > 0)
+			snprintf(detail, detailsz, "%s", d);
+	}
+	return *tie != NULL ? NULL : best;
 }
 
 /* Magic numbers from the formats' specifications (xz 1.0.4 2.1.1.1,

@@ -56,6 +56,18 @@ typedef int tp_decode_fn(struct tp_in *in, struct tp_out *out,
 typedef int tp_encode_fn(struct tr_reader *r, struct tp_out *out,
     const void *opts, void *st, struct tp_err *err);
 
+/*
+ * A decoder option without argument that a driver other than the
+ * format's own main can pass through (any2txt): --NAME (or -SHORT) sets
+ * the int at offset in the format's dec opts to 1.
+ */
+struct tp_dec_flag {
+	const char *name;	/* "allow-truncated" */
+	int shortopt;		/* 't', or 0 */
+	size_t offset;		/* offsetof(struct trac_dec_opts, ...) */
+	const char *help;	/* one line for --help */
+};
+
 struct tp_format {
 	const char *name;	/* short name: "trac", "rapidbin", "dial9" */
 	const char *desc;	/* "an x64dbg trace (TRAC)" */
@@ -68,6 +80,8 @@ struct tp_format {
 	tp_encode_fn *encode;
 	size_t dec_stats_size;	/* so a driver can hold any format's stats */
 	size_t enc_stats_size;
+	size_t dec_opts_size;	/* and its decoder's options */
+	const struct tp_dec_flag *dec_flags;	/* ending with a NULL name, or NULL */
 };
 
 /* The format is text (RAPID's STD): it may be read from a terminal. */
@@ -100,9 +114,14 @@ fmt##_encode_any(struct tr_reader *r, struct tp_out *out, const void *opts, \
 }
 
 #define TP_FORMAT_ROW(fmt, desc, exts, flags) \
+	TP_FORMAT_ROW_FLAGS(fmt, desc, exts, flags, NULL)
+
+/* The same with the decoder's pass-through options (struct tp_dec_flag). */
+#define TP_FORMAT_ROW_FLAGS(fmt, desc, exts, flags, dec_flags) \
 	{ #fmt, desc, exts, #fmt "2txt", "txt2" #fmt, flags, fmt##_probe, \
 	  fmt##_decode_any, fmt##_encode_any, \
-	  sizeof(struct fmt##_dec_stats), sizeof(struct fmt##_enc_stats) }
+	  sizeof(struct fmt##_dec_stats), sizeof(struct fmt##_enc_stats), \
+	  sizeof(struct fmt##_dec_opts), dec_flags }
 
 /* The rows, ending with a row whose name is NULL. */
 extern const struct tp_format tp_formats[];
@@ -115,6 +134,14 @@ const struct tp_format *tp_format_find(const char *name);
  */
 const struct tp_format *tp_format_probe(const unsigned char *p, size_t n,
     char *detail, size_t detailsz);
+
+/*
+ * The format of the first n bytes: the one row whose probe says the most.
+ * NULL when no probe accepts them, or when two say the same most (*tie
+ * then gets the second: two formats, not a guess).  detail as above.
+ */
+const struct tp_format *tp_format_detect(const unsigned char *p, size_t n,
+    char *detail, size_t detailsz, const struct tp_format **tie);
 
 /*
  * A compressed stream tracepipe does not read itself (xz, zstd, bzip2;

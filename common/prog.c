@@ -5,9 +5,8 @@
 
 #include "prog.h"
 
-/* The first bytes, for the probes; what arrived before an input error. */
-static long
-probe_bytes(struct tp_in *in, const unsigned char **p)
+long
+tp_probe_bytes(struct tp_in *in, const unsigned char **p)
 {
 	long n = tp_in_fill(in, 1);
 
@@ -25,6 +24,16 @@ probe_bytes(struct tp_in *in, const unsigned char **p)
 }
 
 int
+tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
+    struct tp_err *err)
+{
+	if (!(f->flags & TP_FMT_TEXT) && in->fd >= 0 && isatty(in->fd))
+		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
+		    "data from a terminal");
+	return 0;
+}
+
+int
 tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
     struct tp_err *err)
 {
@@ -33,7 +42,7 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	const char *z, *cmd;
 	char detail[128];
 	int own, level = TP_PROBE_NO;
-	size_t n = (size_t)probe_bytes(in, &p);
+	size_t n = (size_t)tp_probe_bytes(in, &p);
 
 	if ((z = tp_compressed(p, n, &cmd)) != NULL) {
 		err->offset = 0;
@@ -68,10 +77,8 @@ run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 	const struct tp_format *f = tp_format_find(job->format);
 	struct tr_reader r;
 
-	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
-	    in->fd >= 0 && isatty(in->fd))
-		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
-		    "data from a terminal");
+	if (job->dir == TP_DECODE && tp_refuse_terminal(f, in, err) < 0)
+		return -1;
 	if (tp_check_format(f, job->dir, in, err) < 0)
 		return -1;
 	if (job->dir == TP_DECODE)

@@ -72,4 +72,16 @@ int tp_run_each(const struct tp_each *each, int nfiles, char **files);
 int tp_check_format(const struct tp_format *f, enum tp_dir dir,
     struct tp_in *in, struct tp_err *err);
 
+/*
+ * The first bytes of an input, for the probes, without consuming them:
+ * up to TP_PROBE_LEN, fewer only at the end of the input (or before an
+ * input error, which stays pending for the module to meet).  Returns the
+ * count, with *p at them.
+ */
+long tp_probe_bytes(struct tp_in *in, const unsigned char **p);
+
+/* A binary format is not read from a terminal: 0, or -1 with err filled. */
+int tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
+    struct tp_err *err);
+
 #endif

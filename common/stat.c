@@ -13,6 +13,7 @@
 #include "distinct.h"
 #include "fmt.h"
 #include "idmap.h"
+#include "json.h"
 #include "input.h"
 #include "stat.h"
 
@@ -490,27 +491,6 @@ put(struct tp_out *o, const char *fmt, ...)
 		    sizeof buf - 1);
 }
 
-/* A JSON string: quotes, backslash and control bytes escaped. */
-static void
-json_str(struct tp_out *o, const char *p, size_t n)
-{
-	size_t i;
-
-	tp_out_putc(o, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '"' || c == '\\') {
-			tp_out_putc(o, '\\');
-			tp_out_putc(o, (char)c);
-		} else if (c < 0x20 || c == 0x7f) {
-			put(o, "\\u%04x", c);
-		} else {
-			tp_out_putc(o, (char)c);
-		}
-	}
-	tp_out_putc(o, '"');
-}
-
 /* A string key as text: bare when it is, quoted as in the text grammar. */
 static void
 text_str(struct tp_out *o, const char *p, size_t n)
@@ -680,7 +660,7 @@ report_by(struct ts_stat *s, struct tp_out *o)
 
 	if (s->o.json) {
 		put(o, "{\"by\":");
-		json_str(o, s->o.by, strlen(s->o.by));
+		tp_json_put_str(o, s->o.by, strlen(s->o.by));
 		put(o, ",\"records\":%llu,\"without\":%llu,\"distinct\":%llu,"
 		    "\"estimated\":%s,\"counts\":[", (unsigned long long)s->records,
 		    (unsigned long long)s->no_by,
@@ -689,7 +669,7 @@ report_by(struct ts_stat *s, struct tp_out *o)
 		for (i = 0; ids && i < n; i++) {
 			key_text(s, &s->by, ids[i], &p, &len);
 			put(o, "%s{\"value\":", i ? "," : "");
-			json_str(o, p, len);
+			tp_json_put_str(o, p, len);
 			put(o, ",\"records\":%llu}",
 			    (unsigned long long)s->by.count[ids[i]]);
 		}
@@ -907,7 +887,7 @@ report_json(struct ts_stat *s, struct tp_out *o)
 	for (i = 0; i < nk; i++) {
 		if (i)
 			tp_out_putc(o, ',');
-		json_str(o, k[i].name, k[i].len);
+		tp_json_put_str(o, k[i].name, k[i].len);
 		put(o, ":%llu", (unsigned long long)k[i].n);
 	}
 	free(k);
@@ -936,7 +916,7 @@ report_json(struct ts_stat *s, struct tp_out *o)
 	for (i = 0; ids && i < n; i++) {
 		key_text(s, &s->names, ids[i], &p, &len);
 		put(o, "%s{\"name\":", i ? "," : "");
-		json_str(o, p, len);
+		tp_json_put_str(o, p, len);
 		put(o, ",\"records\":%llu}", (unsigned long long)s->names.count[ids[i]]);
 	}
 	free(ids);

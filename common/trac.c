@@ -9,6 +9,7 @@
  * - Builds before PR #3920 write the thread id of the block after a thread
  *   switch without setting flag 0x80 ("tidstored=noflag" here).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -992,6 +993,31 @@ fail:
  * The magic alone says TRAC: a file that starts with it and is broken
  * after is still a trace for trac2txt to diagnose.
  */
+/*
+ * A short bare or quoted value after key in the first len bytes of a JSON
+ * text, for the probe's detail only; NULL if not there.
+ */
+static const char *
+probe_json(const char *json, size_t len, const char *key, int *n)
+{
+	size_t k = strlen(key), i;
+
+	for (i = 0; i + k < len; i++) {
+		const char *v = json + i + k;
+		size_t m = 0;
+		if (memcmp(json + i, key, k) != 0)
+			continue;
+		while (v < json + len && (*v == ':' || *v == ' ' || *v == '"'))
+			v++;
+		while (v + m < json + len && m < 16 && (isalnum((unsigned char)v[m]) ||
+		    v[m] == '.' || v[m] == '_'))
+			m++;
+		*n = (int)m;
+		return m > 0 ? v : NULL;
+	}
+	return NULL;
+}
+
 int
 trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 {
@@ -999,9 +1025,20 @@ trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
 		detail[0] = '\0';
 	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
 		return TP_PROBE_NO;
-	if (n >= 8 && detailsz > 0)
-		snprintf(detail, detailsz, "JSON header of %lu bytes",
-		    (unsigned long)rd32(p + 4));
+	if (n >= 8 && detailsz > 0) {
+		/* The architecture and version, as the header's JSON names them. */
+		size_t len = rd32(p + 4) < n - 8 ? rd32(p + 4) : n - 8;
+		const char *json = (const char *)p + 8, *a, *v;
+		int alen = 0, vlen = 0;
+
+		if ((a = probe_json(json, len, "\"arch\"", &alen)) == NULL)
+			a = "";
+		if ((v = probe_json(json, len, "\"ver\"", &vlen)) == NULL)
+			v = "";
+		snprintf(detail, detailsz, "%.*s%sversion %.*s, JSON header of "
+		    "%lu bytes", alen, a, alen ? ", " : "", vlen ? vlen : 1,
+		    vlen ? v : "?", (unsigned long)rd32(p + 4));
+	}
 	return TP_PROBE_YES;
 }
 

@@ -21,17 +21,19 @@ while read -r name dec enc kind desc; do
 done < table
 
 # program, its input, whether its output is binary, whether it takes
-# several files: each format's decoder and encoder, and txtfilter.
+# several files: each format's decoder and encoder, txtfilter, txtstat
+# and any2txt.
 while read -r name dec enc kind desc; do
 	[ "$kind" = binary ] && bin=1 || bin=0
 	echo "$dec $name.in 0 1"
 	echo "$enc $name.txt $bin 0"
 done < table > programs
-# The programs that are no format's: txtfilter, txtmerge, the JSON pair
-# and txt2chrome.
+# The programs that are no format's.
 txt2json trac.txt > trac.json && txt2json trac.bigtxt > trac.bigjson || exit 99
 cat >> programs <<EOF2
 txtfilter trac.txt 0 -
+txtstat trac.txt 0 -
+any2txt trac.in 0 1
 txtmerge trac.txt 0 -
 txt2json trac.txt 0 1
 json2txt trac.json 0 1
@@ -93,6 +95,8 @@ while read -r name dec enc kind desc; do
 done < table > programs
 cat >> programs <<EOF2
 txtfilter trac.bigtxt
+txtstat trac.bigtxt
+any2txt rapidbin.big
 txtmerge trac.bigtxt
 txt2json trac.bigtxt
 json2txt trac.bigjson
