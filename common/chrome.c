@@ -459,6 +459,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
     struct tc_stats *st)
 {
 	static struct tr_rec rec;
+	struct tp_err scratch_err;
 	struct tc c;
 	size_t i, k;
 	int rc;
@@ -471,7 +472,8 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 	c.r = r;
 	c.first = 1;
 	idmap_init(&c.ids);
-	tp_out_open_discard(&c.scratch);
+	if (tp_out_open_discard(&c.scratch) < 0)
+		return tp_fail(r->err, TP_EXIT_FAIL, "out of memory");
 	tp_out_puts(o, "{\"traceEvents\":[\n");
 	while ((rc = tr_next(r, &rec)) > 0) {
 		int kind = tp_kind(rec.kind, rec.kindlen,
@@ -497,7 +499,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 	}
 	free(c.th);
 	idmap_free(&c.ids);
-	tp_out_close(&c.scratch, 0);
+	tp_out_close(&c.scratch, 0, &scratch_err);
 	st->position_time = c.mode == 2;
 	tp_out_puts(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":"
 	    "{\"generator\":\"txt2chrome\",\"time\":");

@@ -1,9 +1,42 @@
 /*
  * The converters' common main() body.
  */
+#include <errno.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "prog.h"
+
+int
+tp_open_output(struct tp_out *o, const char *path, int binary)
+{
+	struct tp_err err;
+
+	if (tp_out_open(o, path, binary, &err) == 0)
+		return TP_EXIT_OK;
+	tp_err_print(&err, o->name);
+	return err.status;
+}
+
+int
+tp_close_output(struct tp_out *o, int commit)
+{
+	struct tp_err err;
+
+	if (tp_out_close(o, commit, &err) == 0)
+		return TP_EXIT_OK;
+	if (o->error == EPIPE) {
+		sigset_t set;
+		/* As if SIGPIPE had not been ignored or blocked. */
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+	}
+	tp_err_print(&err, o->name);
+	return TP_EXIT_FAIL;
+}
 
 long
 tp_probe_bytes(struct tp_in *in, const unsigned char **p)
@@ -77,8 +110,10 @@ run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 	const struct tp_format *f = tp_format_find(job->format);
 	struct tr_reader r;
 
-	if (job->dir == TP_DECODE && tp_refuse_terminal(f, in, err) < 0)
-		return -1;
+	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
+	    in->fd >= 0 && isatty(in->fd))
+		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
+		    "data from a terminal");
 	if (tp_check_format(f, job->dir, in, err) < 0)
 		return -1;
 	if (job->dir == TP_DECODE)
@@ -95,13 +130,22 @@ report_one(void *ctx, int failed)
 	job->report(job->stats, failed);
 }
 
+static int
+commit_job(void *ctx, struct tp_err *err)
+{
+	const struct tp_job *job = ctx;
+
+	return job->commit(err);
+}
+
 int
 tp_run(struct tp_job *job, int nfiles, char **files)
 {
 	const struct tp_format *f = tp_format_find(job->format);
 	struct tp_each each = { job->com.output,
 	    !(job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT)),
-	    run_one, job->report != NULL ? report_one : NULL, job };
+	    run_one, job->report != NULL ? report_one : NULL,
+	    job->commit != NULL ? commit_job : NULL, job };
 
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
@@ -115,7 +159,7 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 	struct tp_out out;
 	struct tp_err err;
 	struct tp_in in;
-	int i, rc = 0, opened = 0;
+	int i, rc = 0, opened = 0, status = TP_EXIT_OK;
 
 	if (nfiles == 0) {
 		files = stdin_only;
@@ -130,7 +174,11 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 		}
 		/* The output is made once the first input is open. */
 		if (!opened) {
-			tp_out_open(&out, each->output, each->binary);
+			status = tp_open_output(&out, each->output, each->binary);
+			if (status != TP_EXIT_OK) {
+				tp_in_close(&in);
+				return status;
+			}
 			opened = 1;
 		}
 		rc = each->fn(&in, &out, each->ctx, &err);
@@ -139,16 +187,19 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 		if (each->done != NULL)
 			each->done(each->ctx, rc < 0);
 	}
+	if (rc == 0 && each->commit != NULL && each->commit(each->ctx, &err) < 0)
+		rc = -1;
 	/*
-	 * The records before bad input stay on standard output; a named
-	 * output file appears only on success.
+	 * The records before bad input stay where they were written as they
+	 * came; a file written under a temporary name appears only on
+	 * success.
 	 */
 	if (opened)
-		tp_out_close(&out, rc == 0 || (!each->binary &&
+		status = tp_close_output(&out, rc == 0 || (!each->binary &&
 		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
 	if (rc < 0) {
 		tp_err_print(&err, in.name);
-		return err.status;
+		return err.status > status ? err.status : status;
 	}
-	return TP_EXIT_OK;
+	return status;
 }

@@ -41,7 +41,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct tp_each each = { NULL, 0, run, NULL, NULL };
+	struct tp_each each = { NULL, 0, run, NULL, NULL, NULL };
 	int c, status;
 
 	tp_setprog(argv[0]);

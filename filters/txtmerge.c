@@ -8,6 +8,7 @@
 #include "merge.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 
 static const char help[] =
     "Usage: txtmerge [OPTION]... [FILE]...\n"
@@ -62,8 +63,10 @@ main(int argc, char **argv)
 	}
 	/* No FILE: standard input, which merges with nothing. */
 	n = optind < argc ? (size_t)(argc - optind) : 1;
-	if ((in = calloc(n, sizeof *in)) == NULL)
-		tp_die(TP_EXIT_FAIL, "out of memory:");
+	if ((in = calloc(n, sizeof *in)) == NULL) {
+		tp_error("out of memory");
+		return TP_EXIT_FAIL;
+	}
 	tp_err_clear(&err);
 	for (opened = 0; opened < n; opened++) {
 		if (tp_in_open(&in[opened].in, optind < argc ?
@@ -76,7 +79,12 @@ main(int argc, char **argv)
 			return TP_EXIT_FAIL;
 		}
 	}
-	tp_out_open(&out, com.output, 0);
+	if ((status = tp_open_output(&out, com.output, 0)) != TP_EXIT_OK) {
+		for (i = 0; i < n; i++)
+			tp_in_close(&in[i].in);
+		free(in);
+		return status;
+	}
 	rc = tm_merge(&m, in, n, &opts, &out, &err);
 	for (i = 0; i < n; i++) {
 		if (tp_in_close(&in[i].in) < 0 && rc == 0) {
@@ -93,11 +101,11 @@ main(int argc, char **argv)
 			    (unsigned long long)in[i].backwards, in[i].in.name);
 	}
 	/* The records merged before bad input stay on standard output. */
-	tp_out_close(&out, rc == 0 || (err.status == TP_EXIT_DATA &&
+	status = tp_close_output(&out, rc == 0 || (err.status == TP_EXIT_DATA &&
 	    out.tmppath == NULL));
 	if (rc < 0) {
 		tp_err_print(&err, m.failed < n ? in[m.failed].in.name : NULL);
-		status = err.status;
+		status = err.status > status ? err.status : status;
 	}
 	tp_note("%llu lines written, %llu thread ids renumbered",
 	    (unsigned long long)m.records, (unsigned long long)m.renumbered);
