@@ -238,7 +238,14 @@ put_value(struct tp_out *o, const char *v, size_t n)
 			if (!first)
 				tp_out_putc(o, ',');
 			first = 0;
-			put_value(o, key, keylen);
+			/* A JSON key is a string, even where the text's is 0. */
+			if (key[0] == '"') {
+				put_quoted(o, key, keylen);
+			} else {
+				tp_out_putc(o, '"');
+				tp_out_write(o, key, keylen);
+				tp_out_putc(o, '"');
+			}
 			tp_out_putc(o, ':');
 			put_value(o, val, vallen);
 		}

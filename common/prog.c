@@ -110,6 +110,7 @@ run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 	const struct tp_format *f = tp_format_find(job->format);
 	struct tr_reader r;
 
+	in->gz_fallback = job->dir == TP_DECODE && (f->flags & TP_FMT_NOMAGIC);
 	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
 	    in->fd >= 0 && isatty(in->fd))
 		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
@@ -172,8 +173,6 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 			rc = -1;
 			break;
 		}
-		in.gz_fallback = job->dir == TP_DECODE &&
-		    (f->flags & TP_FMT_NOMAGIC);
 		/* The output is made once the first input is open. */
 		if (!opened) {
 			status = tp_open_output(&out, each->output, each->binary);
