@@ -11,6 +11,7 @@
 
 #include "chrome.h"
 #include "fmt.h"
+#include "idmap.h"
 #include "json.h"
 #include "ndjson.h"
 
@@ -103,7 +104,7 @@ head(struct tc *c, const char *ph, const char *name, size_t namelen,
 
 /* The fields of a record as args, but those the event says itself. */
 static void
-put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec)
+put_args(struct tp_out *o, const struct tr_rec *rec)
 {
 	static const char *const own[] = { "ts", "tid", "input", "name" };
 	size_t i, k, n = 0;
@@ -123,7 +124,6 @@ put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec)
 	}
 	if (n > 0)
 		tp_out_putc(o, '}');
-	(void)c;
 }
 
 static void
@@ -205,7 +205,7 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	/* The args, kept until the slice closes (the buffers are reused). */
 	c->scratch.len = 0;
 	c->scratch.written = 0;
-	put_args(c, &c->scratch, rec);
+	put_args(&c->scratch, rec);
 	n = c->scratch.written > 0 ? 0 : c->scratch.len;
 	if (n > s->argscap) {
 		char *na = realloc(s->args, n);
@@ -263,12 +263,12 @@ instant(struct tc *c, struct thread *t, const char *name, size_t namelen,
 {
 	head(c, "i", name, namelen, t, c->now);
 	tp_out_puts(c->o, ",\"s\":\"t\"");
-	put_args(c, c->o, rec);
+	put_args(c->o, rec);
 	tp_out_putc(c->o, '}');
 }
 
 /* fork and join: a short slice on each thread, and an arrow between. */
-static int
+static void
 flow(struct tc *c, struct thread *from, struct thread *to, const char *what)
 {
 	uint64_t id = ++c->flow;
@@ -294,7 +294,6 @@ flow(struct tc *c, struct thread *from, struct thread *to, const char *what)
 		put_u64(c->o, id);
 		tp_out_puts(c->o, k ? ",\"bp\":\"e\"}" : "}");
 	}
-	return 0;
 }
 
 /* ------------------------------------------------------------- records */
@@ -422,8 +421,11 @@ record(struct tc *c, const struct tr_rec *rec, int kind)
 			return tp_fail(c->r->err, TP_EXIT_FAIL, "out of memory");
 		t = &c->th[idmap_get(&c->ids, pid, tid)];	/* after realloc */
 		flush_run(c, other);
-		return kind == TK_FORK ? flow(c, t, other, "fork") :
-		    flow(c, other, t, "join");
+		if (kind == TK_FORK)
+			flow(c, t, other, "fork");
+		else
+			flow(c, other, t, "join");
+		return 0;
 	case TK_EVENT: {
 		const struct tr_field *f = tr_find(rec, "name");
 		size_t stem = 0;

@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include "diag.h"
-#include "idmap.h"
 #include "output.h"
 #include "text.h"
 
