@@ -168,13 +168,17 @@ tp_inputs_done(struct tp_inputs *it, int rc)
 }
 
 static int
-run_one(const struct tp_job *job, const struct tp_format *f, struct tp_in *in,
-    struct tp_out *out, struct tp_err *err)
+run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 {
+	const struct tp_job *job = ctx;
+	const struct tp_format *f = tp_format_find(job->format);
 	struct tr_reader r;
 
-	if (job->dir == TP_DECODE && tp_refuse_terminal(f, in, err) < 0)
-		return -1;
+	in->gz_fallback = job->dir == TP_DECODE && (f->flags & TP_FMT_NOMAGIC);
+	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
+	    in->fd >= 0 && isatty(in->fd))
+		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
+		    "data from a terminal");
 	if (tp_check_format(f, job->dir, in, err) < 0)
 		return -1;
 	if (job->dir == TP_DECODE)
@@ -183,19 +187,45 @@ run_one(const struct tp_job *job, const struct tp_format *f, struct tp_in *in,
 	return f->encode(&r, out, job->opts, job->stats, err);
 }
 
+static void
+report_one(void *ctx, int failed)
+{
+	const struct tp_job *job = ctx;
+
+	job->report(job->stats, failed);
+}
+
+static int
+commit_job(void *ctx, struct tp_err *err)
+{
+	const struct tp_job *job = ctx;
+
+	return job->commit(err);
+}
+
 int
 tp_run(struct tp_job *job, int nfiles, char **files)
 {
 	const struct tp_format *f = tp_format_find(job->format);
-	int text_out = job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT);
+	struct tp_each each = { job->com.output,
+	    !(job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT)),
+	    run_one, job->report != NULL ? report_one : NULL,
+	    job->commit != NULL ? commit_job : NULL, job };
+
+	if (job->dir == TP_ENCODE && nfiles > 1)
+		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
+	return tp_run_each(&each, nfiles, files);
+}
+
+int
+tp_run_each(const struct tp_each *each, int nfiles, char **files)
+{
 	char *stdin_only[] = { NULL };
 	struct tp_out out;
 	struct tp_err err;
 	struct tp_in in;
 	int i, rc = 0, opened = 0, status = TP_EXIT_OK;
 
-	if (job->dir == TP_ENCODE && nfiles > 1)
-		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
 	if (nfiles == 0) {
 		files = stdin_only;
 		nfiles = 1;
@@ -207,24 +237,22 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 			rc = -1;
 			break;
 		}
-		in.gz_fallback = job->dir == TP_DECODE &&
-		    (f->flags & TP_FMT_NOMAGIC);
 		/* The output is made once the first input is open. */
 		if (!opened) {
-			status = tp_open_output(&out, job->com.output, !text_out);
+			status = tp_open_output(&out, each->output, each->binary);
 			if (status != TP_EXIT_OK) {
 				tp_in_close(&in);
 				return status;
 			}
 			opened = 1;
 		}
-		rc = run_one(job, f, &in, &out, &err);
+		rc = each->fn(&in, &out, each->ctx, &err);
 		if (tp_in_close(&in) < 0)
 			rc = -1;
-		if (job->report != NULL)
-			job->report(job->stats, rc < 0);
+		if (each->done != NULL)
+			each->done(each->ctx, rc < 0);
 	}
-	if (rc == 0 && job->commit != NULL && job->commit(&err) < 0)
+	if (rc == 0 && each->commit != NULL && each->commit(each->ctx, &err) < 0)
 		rc = -1;
 	/*
 	 * The records before bad input stay where they were written as they
@@ -232,7 +260,7 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 	 * success.
 	 */
 	if (opened)
-		status = tp_close_output(&out, rc == 0 || (text_out &&
+		status = tp_close_output(&out, rc == 0 || (!each->binary &&
 		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
 	if (rc < 0) {
 		tp_err_print(&err, in.name);

@@ -51,6 +51,28 @@ struct tp_job {
  */
 int tp_run(struct tp_job *job, int nfiles, char **files);
 
+/* What a program does with one input: 0, or -1 with err filled. */
+typedef int tp_each_fn(struct tp_in *in, struct tp_out *out, void *ctx,
+    struct tp_err *err);
+
+struct tp_each {
+	const char *output;	/* -o FILE, or NULL */
+	int binary;		/* binary output: never to a terminal, and no
+				   prefix kept on bad input */
+	tp_each_fn *fn;
+	void (*done)(void *ctx, int failed);	/* after each input, or NULL */
+	/* After the last input, before the output is kept, or NULL. */
+	int (*commit)(void *ctx, struct tp_err *err);
+	void *ctx;
+};
+
+/*
+ * tp_run's body for any program: fn over each of the nfiles files in
+ * turn (none: standard input) into one output, stopping at the first
+ * that fails.  Returns the exit status.
+ */
+int tp_run_each(const struct tp_each *each, int nfiles, char **files);
+
 /*
  * Open an output for a program (tp_out_open): 0, or the exit status
  * after printing why not.

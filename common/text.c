@@ -100,6 +100,24 @@ tp_utf8_seq(const unsigned char *p, size_t n)
 	return 0;
 }
 
+size_t
+tp_utf8_valid(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((k = tp_utf8_seq(p + i, n - i)) == 0)
+			break;
+		i += k;
+	}
+	return i;
+}
+
 /* ---------------------------------------------------------------- writer */
 
 void
@@ -236,37 +254,41 @@ tv_null(struct tp_out *o)
 	tp_out_puts(o, "null");
 }
 
-void
-tv_f64(struct tp_out *o, double v)
+size_t
+tp_f64_text(char *buf, double v)
 {
-	char buf[48];
-	int prec, n;
+	int prec, n = 0;
 	uint64_t bits;
 
 	memcpy(&bits, &v, sizeof bits);
 	if (isnan(v)) {
-		if (bits == UINT64_C(0x7ff8000000000000)) {
-			tp_out_puts(o, "nan");
-		} else {
-			tp_out_puts(o, "nan:");
-			tv_hex(o, bits);
-		}
-		return;
+		if (bits == UINT64_C(0x7ff8000000000000))
+			return (size_t)(stpcpy(buf, "nan") - buf);
+		memcpy(buf, "nan:", 4);
+		return (size_t)(tp_fmt_hex(buf + 4, bits) - buf);
 	}
-	if (isinf(v)) {
-		tp_out_puts(o, v > 0 ? "inf" : "-inf");
-		return;
-	}
+	if (isinf(v))
+		return (size_t)(stpcpy(buf, v > 0 ? "inf" : "-inf") - buf);
 	/* The shortest %g that reads back to the same bits. */
 	for (prec = 1; prec <= 17; prec++) {
-		n = snprintf(buf, sizeof buf, "%.*g", prec, v);
+		n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
 	/* Always look like a float, never like an integer. */
-	if (strpbrk(buf, ".e") == NULL)
+	if (strpbrk(buf, ".e") == NULL) {
 		memcpy(buf + n, ".0", 3);
-	tp_out_puts(o, buf);
+		n += 2;
+	}
+	return (size_t)n;
+}
+
+void
+tv_f64(struct tp_out *o, double v)
+{
+	char buf[TP_F64_TEXT_MAX];
+
+	tp_out_write(o, buf, tp_f64_text(buf, v));
 }
 
 void

@@ -79,6 +79,13 @@ int tp_key_ok(const void *s, size_t n);
  */
 size_t tp_utf8_seq(const unsigned char *p, size_t n);
 
+/* The length of the longest valid UTF-8 prefix of s (n when all is). */
+size_t tp_utf8_valid(const void *s, size_t n);
+
+/* A float as tv_f64 writes it, into buf; returns the length. */
+#define TP_F64_TEXT_MAX 48
+size_t tp_f64_text(char *buf, double v);
+
 /* ---------------------------------------------------------------- reader */
 
 #define TR_MAXFIELDS 512

@@ -32,9 +32,17 @@ while read -r name dec enc kind desc; do
 	echo "$dec $name.in 0 1"
 	echo "$enc $name.txt $bin 0"
 done < table > programs
-echo "txtfilter trac.txt 0 -" >> programs
-echo "txtstat trac.txt 0 -" >> programs
-echo "any2txt trac.in 0 1" >> programs
+# The programs that are no format's.
+txt2json trac.txt > trac.json && txt2json trac.bigtxt > trac.bigjson || exit 99
+cat >> programs <<EOF2
+txtfilter trac.txt 0 -
+txtstat trac.txt 0 -
+any2txt trac.in 0 1
+txtmerge trac.txt 0 -
+txt2json trac.txt 0 1
+json2txt trac.json 0 1
+txt2chrome trac.txt 0 0
+EOF2
 while read -r prog input bin multi; do
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
@@ -62,8 +70,12 @@ while read -r prog input bin multi; do
 	fi
 	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 	rm -f never.out
-	# txtfilter judges only what it selects on: give it a selector.
-	[ "$prog" = txtfilter ] && sel="--tid 1" || sel=
+	# txtfilter and txtmerge judge only the fields they use: give them one.
+	case $prog in
+	txtfilter) sel="--tid 1" ;;
+	txtmerge) sel="--renumber-tids" ;;
+	*) sel= ;;
+	esac
 	# shellcheck disable=SC2086
 	$prog $sel -o never.out bad.in 2>/dev/null
 	rc=$?
@@ -85,9 +97,15 @@ while read -r name dec enc kind desc; do
 	echo "$dec $name.big"
 	echo "$enc $name.bigtxt"
 done < table > programs
-echo "txtfilter trac.bigtxt" >> programs
-echo "txtstat trac.bigtxt" >> programs
-echo "any2txt rapidbin.big" >> programs
+cat >> programs <<EOF2
+txtfilter trac.bigtxt
+txtstat trac.bigtxt
+any2txt rapidbin.big
+txtmerge trac.bigtxt
+txt2json trac.bigtxt
+json2txt trac.bigjson
+txt2chrome trac.bigtxt
+EOF2
 while read -r prog input; do
 	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;

@@ -1,0 +1,64 @@
+/*
+ * txtmerge's engine: N trace text streams, each sorted by ts, into one in
+ * ts order, as mergecap and babeltrace's muxer do.  A heap over the
+ * inputs holds one pending record each, so memory does not grow with the
+ * inputs' length.  Ties go to the input named first.  A line without ts
+ * (comment, blank, structure record) stays after the record of its own
+ * input that it followed: it is written as soon as that record is.
+ */
+#ifndef TP_MERGE_H
+#define TP_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "idmap.h"
+#include "input.h"
+#include "output.h"
+#include "text.h"
+
+struct tm_input {
+	struct tp_in in;	/* opened by the caller */
+	struct tr_reader r;
+	char *line;		/* the pending timed record */
+	size_t len;
+	uint64_t ts;		/* its ts */
+	uint64_t prev_ts;	/* the ts of the timed record before it */
+	int started;		/* a timed record was read */
+	uint64_t backwards;	/* records whose ts is below the one before */
+	uint64_t first_back_line, first_back_ts, first_back_prev;
+};
+
+struct tm_opts {
+	int tag;		/* add input=INDEX to every record */
+	int renumber;		/* make tids of different inputs distinct */
+	int sort_check;		/* a record back in time is an error */
+};
+
+struct tm_merge {
+	struct tm_opts opts;
+	struct tm_input *in;
+	size_t n;
+	size_t *heap;		/* input indexes, by (ts, index) */
+	size_t nheap;
+	struct idmap assign;	/* (input, tid) -> slot in newtid */
+	struct idmap used;	/* tids handed out */
+	uint64_t *newtid;
+	size_t newtid_cap;
+	uint64_t max_tid;
+	uint64_t records;	/* lines written */
+	uint64_t renumbered;	/* tids that got a new number */
+	size_t failed;		/* the input err is about, or n */
+};
+
+/*
+ * Merge the n inputs (in[i].in open) onto out.  0, or -1 with err filled
+ * and m->failed naming the input (n when the error is not an input's).
+ */
+int tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
+    const struct tm_opts *opts, struct tp_out *out, struct tp_err *err);
+
+void tm_free(struct tm_merge *m);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * json2txt: NDJSON records (as txt2json writes them, or jq after it)
+ * back into the trace text stream.
+ */
+#include "diag.h"
+#include "ndjson.h"
+#include "opts.h"
+#include "prog.h"
+
+static const char help[] =
+    "Usage: json2txt [OPTION]... [FILE]...\n"
+    "Write each JSON object of the input ({\"kind\":KIND, fields...}, as\n"
+    "txt2json(1) writes them, one per line or spread over lines as jq\n"
+    "prints them) as one line of trace text.\n"
+    "Several FILEs are read in turn; without FILE, or when FILE is -,\n"
+    "read standard input.\n"
+    "\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      report the counts on standard error\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 invalid JSON or an object that is no\n"
+    "record (after the records before it), 2 usage or system error.\n";
+
+static struct nj_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	(void)ctx;
+	return nj_to_text(in, out, &st, err);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tp_common com = { NULL };
+	struct tp_each each = { NULL, 0, run, NULL, NULL, NULL };
+	int c, status;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1)
+		tp_opt_common(c, &com, help);
+	each.output = com.output;
+	status = tp_run_each(&each, argc - optind, argv + optind);
+	tp_note("%llu records, %llu comments", (unsigned long long)st.records,
+	    (unsigned long long)st.comments);
+	return status;
+}

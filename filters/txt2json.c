@@ -1,0 +1,61 @@
+/*
+ * txt2json: the trace text stream as NDJSON, one object per record, for
+ * jq and pandas.
+ */
+#include "diag.h"
+#include "ndjson.h"
+#include "opts.h"
+#include "prog.h"
+
+static const char help[] =
+    "Usage: txt2json [OPTION]... [FILE]...\n"
+    "Write each line of a trace text stream as one JSON object:\n"
+    "{\"kind\":KIND, then every field with its type}.  json2txt(1) turns\n"
+    "the objects back into the same text, byte for byte.\n"
+    "Several FILEs are read in turn; without FILE, or when FILE is -,\n"
+    "read standard input.\n"
+    "\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      report the counts on standard error\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed input (after the lines before\n"
+    "the fault), 2 usage or system error.\n";
+
+static struct nj_stats st;
+
+static int
+run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	struct tr_reader r;
+
+	(void)ctx;
+	(void)err;
+	tr_init(&r, in);
+	return nj_from_text(&r, out, &st);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tp_common com = { NULL };
+	struct tp_each each = { NULL, 0, run, NULL, NULL, NULL };
+	int c, status;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1)
+		tp_opt_common(c, &com, help);
+	each.output = com.output;
+	status = tp_run_each(&each, argc - optind, argv + optind);
+	tp_note("%llu records, %llu comments, %llu values as \"@text\"",
+	    (unsigned long long)st.records, (unsigned long long)st.comments,
+	    (unsigned long long)st.raw);
+	return status;
+}

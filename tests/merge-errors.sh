@@ -1,0 +1,63 @@
+#!/bin/sh
+# txtmerge on bad input: unsorted streams (reported, or an error with
+# --sort-check), bad ts values, truncated gzip, missing files, usage.
+. "$srcdir/tests/tap.sh"
+
+printf 'ev ts=1 n=a1\nev ts=4 n=a2\n' > a.txt
+printf 'ev ts=2 n=b1\nev ts=6 n=b2\nev ts=3 n=b3\nev ts=5 n=b4\nev ts=1 n=b5\n' > b.txt
+
+# Unsorted: merged as it comes, the first fault reported with file and line.
+txtmerge a.txt b.txt > out 2> err; rc=$?
+is "$rc" 0 "an unsorted input is merged (exit 0)"
+is "$(cat err)" "txtmerge: b.txt:3: ts 3 goes back in time (the record before has 6); 2 such records in b.txt" \
+    "it is reported with file, line and count"
+is "$(wc -l < out | tr -d ' ')" 7 "every record is written"
+txtmerge -q a.txt b.txt > /dev/null 2> err
+is "$(cat err)" "" "-q keeps quiet about it"
+
+# --sort-check: an error at the record, after the records merged before.
+txtmerge --sort-check a.txt b.txt > out 2> err; rc=$?
+is "$rc" 1 "--sort-check: exit 1"
+is "$(cat err)" "txtmerge: b.txt:3:7: ts 3 goes back in time (the record before has 6)" \
+    "--sort-check: file, line and column"
+is "$(cat out | tr '\n' '|')" "ev ts=1 n=a1|ev ts=2 n=b1|ev ts=4 n=a2|ev ts=6 n=b2|" \
+    "--sort-check: the records before it are written"
+txtmerge -s -o never.txt a.txt b.txt 2> /dev/null
+[ ! -e never.txt ]; ok $? "--sort-check -o FILE: no file"
+
+# Bad values and lines.
+printf 'ev ts=1\nev ts=x2 n=1\n' > badts.txt
+txtmerge a.txt badts.txt > out 2> err; rc=$?
+is "$rc:$(cat err)" '1:txtmerge: badts.txt:2:7: field "ts": "x2": not an unsigned 64-bit number' \
+    "a ts that is not a number"
+printf 'ev ts=1 tid=1\nev ts=2 tid=-1\n' > badtid.txt
+txtmerge -r a.txt badtid.txt > out 2> err; rc=$?
+is "$rc:$(cat err)" '1:txtmerge: badtid.txt:2:13: field "tid": not an unsigned 64-bit number' \
+    "--renumber-tids: a tid that is not a number"
+printf 'ev ts=1 input=0\n' > tagged.txt
+txtmerge --tag a.txt tagged.txt > out 2> err; rc=$?
+like "$rc:$(cat err)" '1:txtmerge: tagged.txt:1:*: the record has an input field already*' \
+    "--tag on a record that has one"
+
+# Truncated gzip: the records read before, then the error.
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "ev ts=%d n=%d\n", i, i }' > big.txt
+gzip -c big.txt > big.gz
+size=$(wc -c < big.gz)
+head -c $((size / 2)) big.gz > cut.gz
+txtmerge cut.gz a.txt > out 2> err; rc=$?
+like "$rc:$(cat err)" "1:txtmerge: cut.gz*" "truncated gzip input: exit 1, named"
+n=$(wc -l < out)
+head -n "$n" big.txt > want
+# The records of a.txt merge in among the first lines: compare without them.
+grep -v ' n=a' out | cmp -s - "$(head -n $((n - 2)) big.txt > want2; echo want2)"
+ok $? "truncated gzip input: the records before the damage are written"
+
+# Files and usage.
+txtmerge a.txt nosuch.txt > out 2> err; rc=$?
+like "$rc:$(cat err)" "2:txtmerge: nosuch.txt*" "a missing file: exit 2, named"
+[ ! -s out ]; ok $? "a missing file: nothing written"
+txtmerge < a.txt > out 2> err; rc=$?
+same_file out a.txt "no operand: standard input"
+txtmerge --no-such > out 2> err; rc=$?
+like "$rc:$(head -1 err)" "2:txtmerge: unrecognized option*" "an unknown option: usage error"
+done_testing
