@@ -181,7 +181,8 @@ hash_bytes(const void *s, size_t n)
 		n -= 8;
 	}
 	w = 0;
-	memcpy(&w, p, n);
+	if (n > 0)
+		memcpy(&w, p, n);
 	h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
 	return h ^ (h >> 29);
 }
@@ -368,7 +369,8 @@ pool_define(struct pool *p, struct arena *a, uint32_t id, const void *data,
 	}
 	if ((copy = arena_alloc(a, len ? len : 1)) == NULL)
 		return NULL;
-	memcpy(copy, data, len);
+	if (len > 0)
+		memcpy(copy, data, len);
 	e->data = copy;
 	e->len = (uint32_t)len;
 	e->hash = hash;
@@ -724,6 +726,9 @@ struct dec {
 	size_t nvals;
 	uint32_t *seen;
 	size_t seencap;
+	uint64_t tshi;		/* ts / 10^8 of the last event, */
+	char tshitext[16];	/* in decimal */
+	size_t tshilen;
 };
 
 enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1 };
@@ -1078,19 +1083,29 @@ cur_write(struct cur *c, const void *s, size_t n)
 	}
 }
 
-/* Decimal, with the small values (most ids and counts) done at once. */
+/*
+ * A timestamp: the digits above the last 8 change seldom from one event
+ * to the next, so they are kept and only the last 8 are made anew.
+ */
 static inline char *
-fmt_dec(char *p, uint64_t v)
+fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
+	uint64_t hi = ts / 100000000;
+	uint32_t lo = (uint32_t)(ts % 100000000);
+
+	if (hi == 0)
+		return tp_fmt_u64(p, ts);
+	if (hi != d->tshi || d->tshilen == 0) {
+		d->tshi = hi;
+		d->tshilen = (size_t)(tp_fmt_u64(d->tshitext, hi) - d->tshitext);
 	}
-	if (v < 100) {
-		memcpy(p, tp_digits2 + 2 * v, 2);
-		return p + 2;
-	}
-	return tp_fmt_u64(p, v);
+	memcpy(p, d->tshitext, 16);
+	p += d->tshilen;
+	memcpy(p, tp_digits2 + 2 * (lo / 1000000), 2);
+	memcpy(p + 2, tp_digits2 + 2 * (lo / 10000 % 100), 2);
+	memcpy(p + 4, tp_digits2 + 2 * (lo / 100 % 100), 2);
+	memcpy(p + 6, tp_digits2 + 2 * (lo % 100), 2);
+	return p + 8;
 }
 
 static void
@@ -1148,16 +1163,16 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	cur_need(&c, 80);
 	if (!x->holder) {
 		memcpy(c.p, " id=", 4);
-		c.p = fmt_dec(c.p + 4, x->id);
+		c.p = tp_fmt_u64(c.p + 4, x->id);
 	}
 	memcpy(c.p, " ts=", 4);
-	c.p = tp_fmt_u64(c.p + 4, ts);
+	c.p = fmt_ts(d, c.p + 4, ts);
 	if (x->worker_field >= 0 && v[x->worker_field].present) {
 		memcpy(c.p, " tid=", 5);
 		if ((x->f[x->worker_field].tag & ~OPT) == T_I64)
 			c.p = tp_fmt_i64(c.p + 5, (int64_t)v[x->worker_field].v);
 		else
-			c.p = fmt_dec(c.p + 5, v[x->worker_field].v);
+			c.p = tp_fmt_u64(c.p + 5, v[x->worker_field].v);
 	}
 	for (i = 0; i < x->nf; i++) {
 		const struct field *f = &x->f[i];
@@ -1188,7 +1203,7 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 		case T_U8:
 		case T_U16:
 		case T_U32:
-			c.p = fmt_dec(c.p, v[i].v);
+			c.p = tp_fmt_u64(c.p, v[i].v);
 			break;
 		case T_I64:
 			c.p = tp_fmt_i64(c.p, (int64_t)v[i].v);
@@ -1732,8 +1747,11 @@ buf_room(struct buf *b, size_t n)
 static void
 buf_put(struct buf *b, const void *s, size_t n)
 {
-	unsigned char *p = buf_room(b, n);
+	unsigned char *p;
 
+	if (n == 0)
+		return;
+	p = buf_room(b, n);
 	if (p != NULL && !b->nomem) {
 		memcpy(p, s, n);
 		b->len += n;
@@ -2078,6 +2096,8 @@ span_stack(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 
 	if (f->vallen == 0 || f->val[0] != '[')
 		return tr_fail(e->r, rec, f, "not a list of addresses");
+	if (buf_room(&e->sb, 8) == NULL || e->sb.nomem)
+		return enc_nomem(e);	/* and an empty list is no NULL */
 	e->sb.len = 0;
 	*count = 0;
 	while (tr_elem(&cur, end, NULL, NULL, &v, &vl) > 0) {

@@ -14,29 +14,59 @@ const char tp_digits2[200] = D10(0) D10(1) D10(2) D10(3) D10(4) D10(5) D10(6)
 const char tp_hex2[512] = H16(0) H16(1) H16(2) H16(3) H16(4) H16(5) H16(6)
     H16(7) H16(8) H16(9) H16(a) H16(b) H16(c) H16(d) H16(e) H16(f);
 
+/* Exactly 8 digits of v (< 10^8), two at a time, in 32-bit arithmetic. */
+static inline char *
+fmt8(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, tp_digits2 + 2 * (hi / 100), 2);
+	memcpy(p + 2, tp_digits2 + 2 * (hi % 100), 2);
+	memcpy(p + 4, tp_digits2 + 2 * (lo / 100), 2);
+	memcpy(p + 6, tp_digits2 + 2 * (lo % 100), 2);
+	return p + 8;
+}
+
+/* The digits of v < 10^8, without leading zeros. */
+static inline char *
+fmt_small(char *p, uint32_t v)
+{
+	char tmp[8];
+	size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 :
+	    v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+
+	if (n <= 2) {
+		if (n == 1)
+			*p = (char)('0' + v);
+		else
+			memcpy(p, tp_digits2 + 2 * v, 2);
+		return p + n;
+	}
+	fmt8(tmp, v);
+	memcpy(p, tmp + 8 - n, n);
+	return p + n;
+}
+
+/*
+ * In pieces of 8 digits, so that the divisions by constants are 32-bit
+ * multiplications (a 19-digit timestamp takes three steps, not ten).
+ */
 char *
 tp_fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	char *t = tmp + sizeof tmp;
-	size_t n;
+	uint64_t top;
 
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--t = tp_digits2[d + 1];
-		*--t = tp_digits2[d];
+	if (v < 100000000)
+		return fmt_small(p, (uint32_t)v);
+	if (v < UINT64_C(10000000000000000)) {
+		p = fmt_small(p, (uint32_t)(v / 100000000));
+		return fmt8(p, (uint32_t)(v % 100000000));
 	}
-	if (v >= 10) {
-		unsigned d = (unsigned)v * 2;
-		*--t = tp_digits2[d + 1];
-		*--t = tp_digits2[d];
-	} else {
-		*--t = (char)('0' + v);
-	}
-	n = (size_t)(tmp + sizeof tmp - t);
-	memcpy(p, t, n);
-	return p + n;
+	top = v / UINT64_C(10000000000000000);
+	v %= UINT64_C(10000000000000000);
+	p = fmt_small(p, (uint32_t)top);
+	p = fmt8(p, (uint32_t)(v / 100000000));
+	return fmt8(p, (uint32_t)(v % 100000000));
 }
 
 char *

@@ -382,6 +382,21 @@ test_fmt(void)
 	}
 	ok(bad_hex == 0, "tp_fmt_hex agrees with printf %%#llx (%d bad)", bad_hex);
 	ok(bad_dec == 0, "tp_fmt_i64 agrees with printf %%lld (%d bad)", bad_dec);
+	/* Each number of digits and the 8-digit pieces' edges. */
+	bad_dec = 0;
+	for (v = 1, i = 0; i < 20; i++, v *= 10) {
+		int k;
+		for (k = -2; k <= 2; k++) {
+			uint64_t x = v + (uint64_t)(int64_t)k;
+			*tp_fmt_u64(a, x) = '\0';
+			snprintf(b, sizeof b, "%llu", (unsigned long long)x);
+			bad_dec += strcmp(a, b) != 0;
+		}
+	}
+	*tp_fmt_u64(a, UINT64_MAX) = '\0';
+	bad_dec += strcmp(a, "18446744073709551615") != 0;
+	ok(bad_dec == 0, "tp_fmt_u64 at every power of ten and 2^64-1 (%d bad)",
+	    bad_dec);
 }
 
 int
