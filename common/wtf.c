@@ -2015,6 +2015,8 @@ struct enc {
 static int
 buf_add(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return 0;	/* p may be NULL (a null string) */
 	if (grow(&b->b, &b->cap, b->len + n) < 0)
 		return -1;
 	memcpy(b->b + b->len, p, n);
