@@ -3,15 +3,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;
-
-static void (*atdie_fn)(void);
 
 void
 tp_setprog(char *argv0)
@@ -42,6 +39,7 @@ tp_err_clear(struct tp_err *e)
 	e->col = 0;
 	e->index = TP_NONE;
 	e->unit = NULL;
+	e->name = NULL;
 	e->msg[0] = '\0';
 }
 
@@ -73,6 +71,15 @@ tp_err_print(const struct tp_err *e, const char *name)
 	char where[128] = "";
 	size_t n = 0;
 
+	if (e->name != NULL)
+		name = e->name;
+	if (name == NULL)
+		name = "<stdin>";
+	if (*name == '\0') {
+		fprintf(stderr, "%s: %s\n", tp_progname, e->msg);
+		return;
+	}
+
 	if (e->line != 0) {
 		if (e->col != 0)
 			snprintf(where, sizeof where, ":%llu:%llu",
@@ -81,8 +88,8 @@ tp_err_print(const struct tp_err *e, const char *name)
 		else
 			snprintf(where, sizeof where, ":%llu",
 			    (unsigned long long)e->line);
-		fprintf(stderr, "%s: %s%s: %s\n", tp_progname,
-		    name ? name : "<stdin>", where, e->msg);
+		fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where,
+		    e->msg);
 		return;
 	}
 	if (e->offset != TP_NONE)
@@ -92,8 +99,7 @@ tp_err_print(const struct tp_err *e, const char *name)
 		snprintf(where + n, sizeof where - n, "%s %s %llu",
 		    n ? "," : ":", e->unit ? e->unit : "record",
 		    (unsigned long long)e->index);
-	fprintf(stderr, "%s: %s%s: %s\n", tp_progname,
-	    name ? name : "<stdin>", where, e->msg);
+	fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where, e->msg);
 }
 
 static void
@@ -122,6 +128,17 @@ tp_warn(const char *fmt, ...)
 }
 
 void
+tp_error(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
 tp_note(const char *fmt, ...)
 {
 	int err = errno;
@@ -132,25 +149,4 @@ tp_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_(fmt, ap, err);
 	va_end(ap);
-}
-
-void
-tp_atdie(void (*fn)(void))
-{
-	atdie_fn = fn;
-}
-
-_Noreturn void
-tp_die(int status, const char *fmt, ...)
-{
-	int err = errno;
-	va_list ap;
-
-	/* Errors are printed even under -q: only warnings are quietened. */
-	va_start(ap, fmt);
-	vwarn_(fmt, ap, err);
-	va_end(ap);
-	if (atdie_fn != NULL)
-		atdie_fn();
-	exit(status);
 }

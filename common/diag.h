@@ -28,6 +28,8 @@ struct tp_err {
 	uint64_t col;		/* text column (1-based), or 0 */
 	uint64_t index;		/* record index, or TP_NONE */
 	const char *unit;	/* what index counts: "block", "event" ... */
+	const char *name;	/* the file it is about when not the input
+				   ("" for none), or NULL */
 	char msg[256];
 };
 
@@ -49,18 +51,17 @@ int tp_fail(struct tp_err *e, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap);
 
-/* Print "prog: name: where: msg" on stderr. */
+/*
+ * Print "prog: name: where: msg" on stderr, e->name standing for name
+ * when set (an output's errors name the output), "prog: msg" when that
+ * is "".
+ */
 void tp_err_print(const struct tp_err *e, const char *name);
 
 /* "prog: msg" on stderr when not quiet; a trailing ':' appends strerror. */
 void tp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: msg" on stderr, even under -q (an error the program ends on). */
+void tp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same as tp_warn but only at verbosity 2 (-v). */
 void tp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* tp_warn, then clean up temporary output and exit with status. */
-_Noreturn void tp_die(int status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Run at tp_die() time: the output module removes its temporary file. */
-void tp_atdie(void (*fn)(void));
-
 #endif

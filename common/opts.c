@@ -52,6 +52,9 @@ tp_opt_common(int c, struct tp_common *com, const char *help)
 			exit(TP_EXIT_FAIL);
 		exit(TP_EXIT_OK);
 	case 'o':
+		if (*optarg == '\0')
+			tp_usage_error(help, "-o needs a file name (- for "
+			    "standard output)");
 		com->output = optarg;
 		break;
 	case 'q':

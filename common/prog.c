@@ -1,9 +1,42 @@
 /*
  * The converters' common main() body.
  */
+#include <errno.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "prog.h"
+
+int
+tp_open_output(struct tp_out *o, const char *path, int binary)
+{
+	struct tp_err err;
+
+	if (tp_out_open(o, path, binary, &err) == 0)
+		return TP_EXIT_OK;
+	tp_err_print(&err, o->name);
+	return err.status;
+}
+
+int
+tp_close_output(struct tp_out *o, int commit)
+{
+	struct tp_err err;
+
+	if (tp_out_close(o, commit, &err) == 0)
+		return TP_EXIT_OK;
+	if (o->error == EPIPE) {
+		sigset_t set;
+		/* As if SIGPIPE had not been ignored or blocked. */
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+	}
+	tp_err_print(&err, o->name);
+	return TP_EXIT_FAIL;
+}
 
 long
 tp_probe_bytes(struct tp_in *in, const unsigned char **p)
@@ -95,7 +128,7 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 	struct tp_out out;
 	struct tp_err err;
 	struct tp_in in;
-	int i, rc = 0, opened = 0;
+	int i, rc = 0, opened = 0, status = TP_EXIT_OK;
 
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
@@ -112,7 +145,11 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 		}
 		/* The output is made once the first input is open. */
 		if (!opened) {
-			tp_out_open(&out, job->com.output, !text_out);
+			status = tp_open_output(&out, job->com.output, !text_out);
+			if (status != TP_EXIT_OK) {
+				tp_in_close(&in);
+				return status;
+			}
 			opened = 1;
 		}
 		rc = run_one(job, f, &in, &out, &err);
@@ -121,16 +158,19 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 		if (job->report != NULL)
 			job->report(job->stats, rc < 0);
 	}
+	if (rc == 0 && job->commit != NULL && job->commit(&err) < 0)
+		rc = -1;
 	/*
-	 * The records before bad input stay on standard output; a named
-	 * output file appears only on success.
+	 * The records before bad input stay where they were written as they
+	 * came; a file written under a temporary name appears only on
+	 * success.
 	 */
 	if (opened)
-		tp_out_close(&out, rc == 0 || (text_out &&
+		status = tp_close_output(&out, rc == 0 || (text_out &&
 		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
 	if (rc < 0) {
 		tp_err_print(&err, in.name);
-		return err.status;
+		return err.status > status ? err.status : status;
 	}
-	return TP_EXIT_OK;
+	return status;
 }

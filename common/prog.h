@@ -2,7 +2,9 @@
  * The one body every converter's main() shares after its options: open
  * the inputs and the output, check that each input is of the format, run
  * the format module through its row of the format table, close, print
- * the diagnostic and choose the exit status.
+ * the diagnostic and choose the exit status.  Only this layer (and the
+ * mains) print and decide the status; the modules below report into
+ * values.
  *
  * A converter's main() sets its format's options while parsing argv and
  * ends with
@@ -29,6 +31,12 @@ struct tp_job {
 	 * when it did not convert), or NULL.
 	 */
 	void (*report)(const void *stats, int failed);
+	/*
+	 * Called when every input converted, before the output is put into
+	 * place (a program's other outputs go first: if one cannot, the
+	 * output is dropped), or NULL.  0, or -1 with err filled.
+	 */
+	int (*commit)(struct tp_err *err);
 	struct tp_common com;	/* filled by tp_opt_common() */
 };
 
@@ -36,11 +44,25 @@ struct tp_job {
  * Convert the nfiles files (none: standard input; "-": standard input).
  * A decoder takes several and decodes each in turn into one output,
  * stopping at the first that fails; an encoder takes at most one.  With
- * text output the records written before bad input are kept on standard
- * output; a named output file is created only on success.  Returns the
- * exit status.
+ * text output the records written before bad input are kept where they
+ * were written as they came (standard output, a device, a FIFO); a
+ * regular file is created or replaced only on success.  Returns the exit
+ * status.
  */
 int tp_run(struct tp_job *job, int nfiles, char **files);
+
+/*
+ * Open an output for a program (tp_out_open): 0, or the exit status
+ * after printing why not.
+ */
+int tp_open_output(struct tp_out *o, const char *path, int binary);
+
+/*
+ * Close an output (commit: it is wanted) and say what went wrong: 0, or
+ * the exit status after printing the error.  A reader that went away
+ * (EPIPE) ends the program quietly, by SIGPIPE.
+ */
+int tp_close_output(struct tp_out *o, int commit);
 
 /*
  * Does the input hold what dir of format f reads?  Looks at the first

@@ -7,17 +7,17 @@
  * before it can decide, for each id space, whether the values are kept as
  * they are or renumbered densely; it spools compact raw events meanwhile.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fmt.h"
 #include "format.h"
 #include "idmap.h"
 #include "json.h"
+#include "leb128.h"
 #include "rapidbin.h"
+#include "spool.h"
 
 const char *const rb_kind[RB_NOPS] = {
 	"acquire", "release", "read", "write", "fork", "join",
@@ -531,17 +531,16 @@ rapidbin_probe(const unsigned char *p, size_t n, char *detail,
 /* ------------------------------------------------------------ spool */
 
 /*
- * Raw events, varint-coded: a flags byte (op in bits 0-3, bit 63 in bit
- * 4, "decor is an address" in bit 5, loc kind in bits 6-7), then tid,
- * decor, size (addresses only) and loc (unless absent).  An event that is
- * not on the line after the previous one is preceded by SPOOL_SKIP and the
- * number of lines skipped, so that an error found while mapping can name
- * its line (a flags byte is never 0xff: loc kind 3 does not exist).  Kept
- * in memory up to SPOOL_CAP bytes, then in an unlinked temporary file.
+ * Raw events, one spool record each: a flags byte (op in bits 0-3, bit
+ * 63 in bit 4, "decor is an address" in bit 5, loc kind in bits 6-7),
+ * then LEB128 tid, decor, size (addresses only) and loc (unless absent).
+ * An event that is not on the line after the previous one is preceded by
+ * RAW_SKIP and the number of lines skipped, so that an error found while
+ * mapping can name its line (a flags byte is never 0xff: loc kind 3 does
+ * not exist).
  */
-#define SPOOL_CAP (1u << 20)
-#define SPOOL_SKIP 0xff
-#define SPOOL_REC_MAX (1 + 10 + 1 + 4 * 10)
+#define RAW_SKIP 0xff
+#define RAW_MAX (1 + TP_LEB_MAX + 1 + 4 * TP_LEB_MAX)
 
 enum { LOC_NONE, LOC_NATIVE, LOC_PC };
 
@@ -554,195 +553,82 @@ struct raw_event {
 	uint64_t line;		/* of the text record */
 };
 
-struct spool {
-	unsigned char *buf;
-	size_t len, pos;
-	uint64_t line;		/* of the last event put or got */
-	int fd;
-	uint64_t file_bytes, file_read;
-	struct tp_err *err;
+/* The events, and the line of the last one put or got. */
+struct raw_spool {
+	struct tp_spool s;
+	uint64_t line;
 };
 
 static int
-spool_init(struct spool *s, struct tp_err *err)
+raw_put(struct raw_spool *rs, const struct raw_event *e)
 {
-	memset(s, 0, sizeof *s);
-	s->fd = -1;
-	s->err = err;
-	if ((s->buf = malloc(SPOOL_CAP)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	return 0;
-}
+	unsigned char b[RAW_MAX], *p = b;
 
-static void
-spool_free(struct spool *s)
-{
-	if (s->fd >= 0)
-		close(s->fd);
-	free(s->buf);
-	s->buf = NULL;
-	s->fd = -1;
-}
-
-static int
-spool_syserr(struct spool *s, const char *what)
-{
-	s->err->offset = TP_NONE;
-	return tp_fail(s->err, TP_EXIT_FAIL, "%s: %s", what, strerror(errno));
-}
-
-static int
-spool_flush(struct spool *s)
-{
-	const unsigned char *p = s->buf;
-	size_t n = s->len;
-
-	if (s->fd < 0) {
-		const char *dir = getenv("TMPDIR");
-		char path[4096];
-		size_t dl;
-
-		if (dir == NULL || *dir == '\0')
-			dir = "/tmp";
-		dl = strlen(dir);
-		if (dl + 32 > sizeof path) {
-			errno = ENAMETOOLONG;
-			return spool_syserr(s, "cannot create spool file");
-		}
-		memcpy(path, dir, dl);
-		memcpy(path + dl, "/txt2rapidbin.XXXXXX", 21);
-		if ((s->fd = mkstemp(path)) < 0)
-			return spool_syserr(s, "cannot create spool file in "
-			    "$TMPDIR");
-		unlink(path);
+	if (e->line != rs->line + 1) {
+		*p++ = RAW_SKIP;
+		p = tp_uleb_put(p, e->line - rs->line - 1);
 	}
-	while (n > 0) {
-		ssize_t w = write(s->fd, p, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return spool_syserr(s, "cannot write spool file");
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	s->file_bytes += s->len;
-	s->len = 0;
-	return 0;
-}
-
-static inline unsigned char *
-put_varint(unsigned char *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
-static inline const unsigned char *
-get_varint(const unsigned char *p, uint64_t *v)
-{
-	uint64_t x = 0;
-	unsigned shift = 0;
-
-	while (*p & 0x80) {
-		x |= (uint64_t)(*p++ & 0x7f) << shift;
-		shift += 7;
-	}
-	*v = x | (uint64_t)*p++ << shift;
-	return p;
-}
-
-static int
-spool_put(struct spool *s, const struct raw_event *e)
-{
-	unsigned char *p;
-
-	if (s->len + SPOOL_REC_MAX > SPOOL_CAP && spool_flush(s) < 0)
-		return -1;
-	p = s->buf + s->len;
-	if (e->line != s->line + 1) {
-		*p++ = SPOOL_SKIP;
-		p = put_varint(p, e->line - s->line - 1);
-	}
-	s->line = e->line;
+	rs->line = e->line;
 	*p++ = (unsigned char)(e->op | (unsigned)e->bit63 << 4 |
 	    (unsigned)e->addr << 5 | (unsigned)e->lockind << 6);
-	p = put_varint(p, e->tid);
-	p = put_varint(p, e->decor);
+	p = tp_uleb_put(p, e->tid);
+	p = tp_uleb_put(p, e->decor);
 	if (e->addr)
-		p = put_varint(p, e->size);
+		p = tp_uleb_put(p, e->size);
 	if (e->lockind != LOC_NONE)
-		p = put_varint(p, e->loc);
-	s->len = (size_t)(p - s->buf);
-	return 0;
+		p = tp_uleb_put(p, e->loc);
+	return tp_spool_put(&rs->s, b, (size_t)(p - b));
 }
 
-/* Switch to reading from the start; may be called again to reread. */
 static int
-spool_rewind(struct spool *s)
+raw_rewind(struct raw_spool *rs)
 {
-	s->line = 0;
-	if (s->fd < 0 && s->file_bytes == 0) {
-		s->pos = 0;
-		return 0;
+	rs->line = 0;
+	return tp_spool_rewind(&rs->s);
+}
+
+/* One LEB128 value of a record the spool gives back as it was put. */
+static const unsigned char *
+raw_uleb(const unsigned char *p, const unsigned char *end, uint64_t *v)
+{
+	size_t n;
+
+	if (p >= end || tp_uleb_get(p, (size_t)(end - p), v, &n) != TP_LEB_OK) {
+		*v = 0;
+		return end;
 	}
-	if (s->len > 0 && spool_flush(s) < 0)
-		return -1;
-	if (lseek(s->fd, 0, SEEK_SET) < 0)
-		return spool_syserr(s, "cannot rewind spool file");
-	s->file_read = 0;
-	s->len = s->pos = 0;
-	return 0;
+	return p + n;
 }
 
 /* 1 with the next event, 0 at the end, -1 on error. */
 static int
-spool_next(struct spool *s, struct raw_event *e)
+raw_get(struct raw_spool *rs, struct raw_event *e)
 {
-	const unsigned char *p;
+	const unsigned char *p, *end;
 	uint64_t skip = 0;
+	size_t n;
+	int rc = tp_spool_get(&rs->s, &p, &n);
 
-	if (s->len - s->pos < SPOOL_REC_MAX && s->file_read < s->file_bytes) {
-		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
-		s->len -= s->pos;
-		s->pos = 0;
-		while (s->len < SPOOL_CAP && s->file_read < s->file_bytes) {
-			ssize_t r = read(s->fd, s->buf + s->len,
-			    SPOOL_CAP - s->len);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				if (r == 0)
-					errno = EIO;
-				return spool_syserr(s, "cannot read spool file");
-			}
-			s->len += (size_t)r;
-			s->file_read += (uint64_t)r;
-		}
-	}
-	if (s->pos >= s->len)
-		return 0;
-	p = s->buf + s->pos;
-	if (*p == SPOOL_SKIP)
-		p = get_varint(p + 1, &skip);
-	e->line = s->line += skip + 1;
+	if (rc <= 0)
+		return rc;
+	end = p + n;
+	if (p < end && *p == RAW_SKIP)
+		p = raw_uleb(p + 1, end, &skip);
+	if (p >= end)
+		return tp_fail(rs->s.err, TP_EXIT_FAIL, "corrupt spool record");
+	e->line = rs->line += skip + 1;
 	e->op = *p & 0xf;
 	e->bit63 = *p >> 4 & 1;
 	e->addr = *p >> 5 & 1;
 	e->lockind = *p >> 6;
-	p = get_varint(p + 1, &e->tid);
-	p = get_varint(p, &e->decor);
+	p = raw_uleb(p + 1, end, &e->tid);
+	p = raw_uleb(p, end, &e->decor);
 	e->size = 0;
 	if (e->addr)
-		p = get_varint(p, &e->size);
+		p = raw_uleb(p, end, &e->size);
 	e->loc = 0;
 	if (e->lockind != LOC_NONE)
-		p = get_varint(p, &e->loc);
-	s->pos = (size_t)(p - s->buf);
+		raw_uleb(p, end, &e->loc);
 	return 1;
 }
 
@@ -774,7 +660,7 @@ struct enc {
 	struct tp_err *err;
 	const struct rapidbin_enc_opts *opts;
 	struct rapidbin_enc_stats *st;
-	struct spool spool;
+	struct raw_spool spool;
 
 	struct rb_header hrec;	/* the first rapidbin-header record */
 	int nhrec;
@@ -912,7 +798,7 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	if (get_bit63(x->r, rec, f[FK_BIT63], &e.bit63) < 0)
 		return -1;
 	x->st->events++;
-	return spool_put(&x->spool, &e);
+	return raw_put(&x->spool, &e);
 }
 
 static int
@@ -1076,9 +962,9 @@ enc_count(struct enc *x, struct rb_header *h)
 	struct rb_event m;
 	int rc;
 
-	if (spool_rewind(&x->spool) < 0)
+	if (raw_rewind(&x->spool) < 0)
 		return -1;
-	while ((rc = spool_next(&x->spool, &e)) > 0)
+	while ((rc = raw_get(&x->spool, &e)) > 0)
 		if (enc_map(x, &e, &m) < 0)
 			return -1;
 	if (rc < 0)
@@ -1115,14 +1001,14 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 
 	rb_header_put(hb, h);
 	tp_out_write(out, hb, sizeof hb);
-	if (spool_rewind(&x->spool) < 0)
+	if (raw_rewind(&x->spool) < 0)
 		return -1;
 	while (rc > 0) {
 		unsigned char *p = (unsigned char *)tp_out_reserve(out,
 		    ENC_BATCH * 8);
 		int i;
 		for (i = 0; i < ENC_BATCH; i++) {
-			if ((rc = spool_next(&x->spool, &e)) <= 0)
+			if ((rc = raw_get(&x->spool, &e)) <= 0)
 				break;
 			if (mapping) {
 				if (enc_map(x, &e, &m) < 0)
@@ -1307,7 +1193,7 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 	idmap_init(&x.varval);
 	idmap_init(&x.loc);
 	idmap_init(&x.shared);
-	if (spool_init(&x.spool, x.err) < 0)
+	if (tp_spool_init(&x.spool.s, 0, x.err) < 0)
 		return -1;
 	if (enc_read(&x) < 0 || enc_decide(&x) < 0)
 		goto done;
@@ -1342,7 +1228,7 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 		goto done;
 	rc = 0;
 done:
-	spool_free(&x.spool);
+	tp_spool_free(&x.spool.s);
 	idmap_free(&x.thr);
 	idmap_free(&x.lock);
 	idmap_free(&x.var);

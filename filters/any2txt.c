@@ -78,8 +78,10 @@ options(char *shortopts, size_t n)
 		}
 	if ((o = calloc(nc + (size_t)nflags + 1, sizeof *o)) == NULL ||
 	    (h = malloc(sizeof help_head + sizeof help_tail +
-	    (size_t)nflags * 160)) == NULL)
-		tp_die(TP_EXIT_FAIL, "out of memory");
+	    (size_t)nflags * 160)) == NULL) {
+		tp_error("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
 	memcpy(o, common, sizeof common);
 	snprintf(shortopts, n, "%slF:", TP_COMMON_SHORTOPTS);
 	len = strlen(help_head);
@@ -269,7 +271,12 @@ main(int argc, char **argv)
 			continue;
 		}
 		if (!opened) {
-			tp_out_open(&out, cl.com.output, 0);
+			int status = tp_open_output(&out, cl.com.output, 0);
+			if (status != TP_EXIT_OK) {
+				tp_in_close(&in);
+				rc = status;
+				break;
+			}
 			opened = 1;
 		}
 		if (one(&cl, &in, &out, &err) < 0 || tp_in_close(&in) < 0) {
@@ -282,11 +289,12 @@ main(int argc, char **argv)
 		tp_in_close(&in);
 	}
 	/*
-	 * As the decoders do: the records before bad input stay on standard
-	 * output; a named output file appears only on success.
+	 * As the decoders do: the records before bad input stay where they
+	 * were written as they came; a file written under a temporary name
+	 * appears only on success.
 	 */
-	if (opened && tp_out_close(&out, !failed || (rc == TP_EXIT_DATA &&
-	    out.tmppath == NULL)) < 0)
+	if (opened && tp_close_output(&out, !failed || (rc == TP_EXIT_DATA &&
+	    out.tmppath == NULL)) != 0)
 		rc = TP_EXIT_FAIL;
 	free(longopts);
 	free(help);

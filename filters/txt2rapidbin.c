@@ -61,6 +61,20 @@ report(const void *stats, int failed)
 	    "distinct ids");
 }
 
+static struct tp_out meta;
+static int meta_open;
+
+/*
+ * The metadata goes into place before the output: if it cannot, the
+ * output does not either.
+ */
+static int
+commit_meta(struct tp_err *err)
+{
+	meta_open = 0;
+	return tp_out_close(&meta, 1, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -77,7 +91,6 @@ main(int argc, char **argv)
 	struct tp_job job = { .format = "rapidbin", .dir = TP_ENCODE,
 	    .help = help, .opts = &opts, .stats = &st, .report = report };
 	const char *meta_path = NULL;
-	struct tp_out meta;
 	int c, status;
 
 	tp_setprog(argv[0]);
@@ -105,11 +118,14 @@ main(int argc, char **argv)
 		tp_usage_error(help, "--meta needs a file name");
 
 	if (meta_path != NULL) {
-		tp_out_open(&meta, meta_path, 0);
+		if ((status = tp_open_output(&meta, meta_path, 0)) != 0)
+			return status;
+		meta_open = 1;
 		opts.meta = &meta;
+		job.commit = commit_meta;
 	}
 	status = tp_run(&job, argc - optind, argv + optind);
-	if (meta_path != NULL)
-		tp_out_close(&meta, status == TP_EXIT_OK);
+	if (meta_open)
+		tp_out_close(&meta, 0, NULL);
 	return status;
 }

@@ -13,6 +13,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "text.h"
 
 static const char help[] =
@@ -208,7 +209,10 @@ main(int argc, char **argv)
 	if (cl.names < 0)
 		cl.names = nfiles > 1;
 
-	tp_out_open(&out, cl.com.output, 0);
+	if ((rc = tp_open_output(&out, cl.com.output, 0)) != 0) {
+		tf_free(&cl.f);
+		return rc;
+	}
 	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		int64_t n = filter_one(&cl, nfiles > 0 ? argv[optind + i] : NULL,
 		    cl.names, &out);
@@ -219,10 +223,12 @@ main(int argc, char **argv)
 	}
 	tf_free(&cl.f);
 	/*
-	 * On stdout the lines before a bad one stay written, as grep's
-	 * would; a named output file is created only when all went well.
+	 * The lines before a bad one stay written where they went as they
+	 * came, as grep's would; a file written under a temporary name is
+	 * created only when all went well.
 	 */
-	if (tp_out_close(&out, !failed || out.tmppath == NULL) < 0 || failed)
+	if (tp_close_output(&out, !failed || out.tmppath == NULL) != 0 ||
+	    failed)
 		return TP_EXIT_FAIL;
 	return selected ? TP_EXIT_OK : 1;
 }

@@ -11,6 +11,7 @@
 #include "input.h"
 #include "opts.h"
 #include "output.h"
+#include "prog.h"
 #include "stat.h"
 #include "text.h"
 
@@ -89,8 +90,15 @@ main(int argc, char **argv)
 			tp_opt_common(c, &com, help);
 		}
 	}
-	if ((s = ts_new(&o)) == NULL)
-		tp_die(TP_EXIT_FAIL, "out of memory");
+	if ((s = ts_new(&o)) == NULL) {
+		tp_error("out of memory");
+		return TP_EXIT_FAIL;
+	}
+	/* A directory or an unusable -o is refused before any input is read. */
+	if ((rc = tp_open_output(&out, com.output, 0)) != 0) {
+		ts_free(s);
+		return rc;
+	}
 	nfiles = argc - optind;
 	for (i = 0; i < (nfiles > 0 ? nfiles : 1) && rc == 0; i++) {
 		const char *path = nfiles > 0 ? argv[optind + i] : NULL;
@@ -112,12 +120,10 @@ main(int argc, char **argv)
 		}
 		tp_in_close(&in);
 	}
-	if (rc == 0) {
-		tp_out_open(&out, com.output, 0);
+	if (rc == 0)
 		ts_report(s, &out);
-		if (tp_out_close(&out, 1) < 0)
-			rc = TP_EXIT_FAIL;
-	}
+	if (tp_close_output(&out, rc == 0) != 0 && rc == 0)
+		rc = TP_EXIT_FAIL;
 	ts_free(s);
 	return rc;
 }

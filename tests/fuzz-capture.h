@@ -67,7 +67,7 @@ cap_take(struct tp_out *o, size_t *len)
 	memcpy(b + flushed, o->buf, o->len);
 	cap_dirty = flushed > 0;
 	o->fd = -1;		/* kept open for the next capture */
-	tp_out_close(o, 0);
+	tp_out_close(o, 0, NULL);
 	*len = n;
 	return b;
 }

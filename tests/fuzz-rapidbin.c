@@ -95,7 +95,7 @@ encode(const void *text, size_t len, int strict, int dense, int meta,
 		abort();
 	tp_in_close(&in);
 	res->out = cap_take(&out, &res->len);
-	tp_out_close(&mout, 0);
+	tp_out_close(&mout, 0, NULL);
 }
 
 static int
@@ -259,7 +259,7 @@ std_both(const uint8_t *data, size_t size)
 	if (std_encode(&r, &out, &opts, &st, &t.err) < 0 && t.err.status == 0)
 		abort();
 	tp_in_close(&in);
-	tp_out_close(&out, 0);
+	tp_out_close(&out, 0, NULL);
 }
 
 int

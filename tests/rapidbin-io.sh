@@ -47,7 +47,7 @@ else
 fi
 TMPDIR=$PWD/no-such-dir txt2rapidbin big.txt > /dev/null 2> err.txt
 is "$?" 2 "unusable \$TMPDIR for a big trace: exit 2"
-like "$(cat err.txt)" "txt2rapidbin: *cannot create spool file*" "unusable \$TMPDIR: diagnostic"
+like "$(cat err.txt)" "txt2rapidbin: *cannot create a spool file in $PWD/no-such-dir: *" "unusable \$TMPDIR: the diagnostic names it"
 
 # A closed pipe ends the programs quietly.
 rapidbin2txt big.bin 2> err.txt | head -1 > /dev/null

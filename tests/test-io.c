@@ -160,14 +160,14 @@ main(void)
 		int fd = mkstemp(path);
 		close(fd);
 		unlink(path);
-		tp_out_open(&out, path, 1);
+		tp_out_open(&out, path, 1, &err);
 		tp_out_write(&out, "hello", 5);
 		tp_out_flush(&out);
 		ok(stat(path, &st) < 0, "output file absent while being written");
 		ok(tp_out_seekable(&out), "file output is seekable");
 		tp_out_write(&out, " world", 6);
 		tp_out_pwrite(&out, "J", 1, 0);
-		tp_out_close(&out, 1);
+		tp_out_close(&out, 1, &err);
 		ok(stat(path, &st) == 0 && st.st_size == 11,
 		    "output file renamed into place on success");
 		{
@@ -181,9 +181,9 @@ main(void)
 			is_str(b, "Jello world", "pwrite at an offset");
 		}
 		unlink(path);
-		tp_out_open(&out, path, 1);
+		tp_out_open(&out, path, 1, &err);
 		tp_out_write(&out, "partial", 7);
-		tp_out_close(&out, 0);
+		tp_out_close(&out, 0, &err);
 		ok(stat(path, &st) < 0, "no output file after a failure");
 	}
 	free(data);
