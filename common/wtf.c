@@ -246,24 +246,25 @@ name_is(const struct wtf_def *d, const char *s)
 /* Bytes of a string written as a text value (quoted, worst case). */
 #define QUOTED_MAX(n) (4 * (n) + 2)
 
-/* Write a string value as tv_str would, into a buffer of QUOTED_MAX. */
-static size_t
-fmt_str(char *dst, const char *s, size_t n, int quote)
+/*
+ * A string value as tv_str writes it, into a buffer of QUOTED_MAX bytes:
+ * its length, or -1 when out of memory.
+ */
+static long
+fmt_str(char *dst, const char *s, size_t n)
 {
 	struct tp_out o;
 	size_t len;
 
 	/* The text writer's escaping, into memory through a scratch output. */
-	tp_out_open_discard(&o);
-	if (quote)
-		tv_qstr(&o, s, n);
-	else
-		tv_str(&o, s, n);
+	if (tp_out_open_discard(&o) < 0)
+		return -1;
+	tv_str(&o, s, n);
 	len = o.len;
 	memcpy(dst, o.buf, len);
 	o.len = 0;
 	tp_out_close(&o, 0, NULL);
-	return len;
+	return (long)len;
 }
 
 /*
@@ -280,6 +281,7 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	struct wtf_def *d;
 	size_t size, keys = 0;
 	int nargs, i, j;
+	long flen;
 	char *p;
 
 	nargs = parse_sig(sig_null ? NULL : sig, siglen, a, why);
@@ -310,7 +312,12 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	}
 	d->namefield = p;
 	memcpy(p, " name=", 6);
-	d->namefieldlen = 6 + fmt_str(p + 6, name, namelen, 0);
+	if ((flen = fmt_str(p + 6, name, namelen)) < 0) {
+		free(d);
+		*why = "out of memory";
+		return NULL;
+	}
+	d->namefieldlen = 6 + (size_t)flen;
 	p += d->namefieldlen;
 	for (i = 0; i < nargs; i++) {
 		struct wtf_argdef *ad = &d->arg[i];
@@ -2015,6 +2022,8 @@ struct enc {
 static int
 buf_add(struct buf *b, const void *p, size_t n)
 {
+	if (n == 0)
+		return 0;	/* p may be NULL (a null string) */
 	if (grow(&b->b, &b->cap, b->len + n) < 0)
 		return -1;
 	if (n > 0)	/* p may be NULL for nothing (a null string) */
