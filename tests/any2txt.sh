@@ -57,6 +57,22 @@ for s in $samples; do
 done
 is "$badfmt/$n" "0/$n" "every sample is recognised as its format, by one probe"
 is "$bad/$n" "0/$n" "every sample decodes as its own decoder decodes it ($(echo "$samples" | tr ' ' '\n' | cut -d: -f1 | sort | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }'))"
+# No two probes claim one input equally: every file of the corpus (of
+# every format, in the table yet or not) and prefixes of every sample.
+ties=0 n=0
+all=$samples
+if [ -n "${TP_SHARED:-}" ] && [ -d "$TP_SHARED/corpus" ]; then
+	for f in $(find "$TP_SHARED/corpus" -type f | sort); do all="$all -:$f"; done
+fi
+for s in $all; do
+	f=${s#*:}
+	for cut in 4 8 18 26 100 4095 4096 5000 full; do
+		if [ "$cut" = full ]; then cp "$f" pre.bin; else head -c "$cut" "$f" > pre.bin; fi
+		any2txt -l pre.bin 2>&1 | grep -q "both accept" && { ties=$((ties + 1)); echo "# $f, $cut bytes: $(any2txt -l pre.bin 2>&1)"; }
+		n=$((n + 1))
+	done
+done
+is "$ties/$n" "0/$n" "no input or prefix is claimed by two probes equally"
 case "$samples" in
 *rapidbin:*/spd-deadlock-benchmarks/*) ok 0 "the real RapidBin traces are among them" ;;
 *) skip "no corpus" "the real RapidBin traces are among them" ;;
