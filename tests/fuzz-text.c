@@ -731,7 +731,8 @@ static void
 write_then_read(const uint8_t *data, size_t size)
 {
 	static struct tr_rec rec;
-	static const char *const keys[] = { "a", "tid", "k_2", "x.y", "Z-9" };
+	static const char *const keys[] = { "a", "tid", "k_2", "x.y", "Z-9",
+	    "b", "pc", "k_3", "y.z", "Z-8", "c", "addr" };	/* distinct: a key twice is malformed */
 	struct gen g = { data, data + size, 4000 };
 	struct tp_out *o = cap_begin();
 	unsigned nf = gbyte(&g) % 12, i;
@@ -740,7 +741,7 @@ write_then_read(const uint8_t *data, size_t size)
 
 	tw_begin(o, "rec");
 	for (i = 0; i < nf; i++) {
-		tw_key(o, keys[i % 5]);
+		tw_key(o, keys[i]);
 		gvalue(&g, o, NULL, NULL, 0, 0);
 	}
 	tw_end(o);
