@@ -131,6 +131,16 @@ struct ucir_regs {
 	char buf[1600];
 };
 
+#define FITS(tab) _Static_assert(sizeof tab <= \
+	sizeof ((struct ucir_regs *)0)->buf, #tab " outgrew its buffer")
+FITS(regs_x86);
+FITS(regs_arm);
+FITS(regs_arm64);
+FITS(regs_mips);
+FITS(regs_sparc);
+FITS(regs_m68k);
+#undef FITS
+
 static struct ucir_regs reg_tabs[] = {
 	{ "x86", regs_x86, 0, 0, { 0 }, { { 0 } }, { 0 } },
 	{ "arm", regs_arm, 0, 0, { 0 }, { { 0 } }, { 0 } },
@@ -167,9 +177,7 @@ regs_ready(struct ucir_regs *t)
 
 	if (t->ready)
 		return t;
-	if (strlen(t->src) >= sizeof t->buf)
-		t->src = "";	/* a table outgrew its buffer (a build error): numbers only */
-	strcpy(t->buf, t->src);
+	snprintf(t->buf, sizeof t->buf, "%s", t->src);	/* they fit: below */
 	p = t->buf;
 	end = p + strlen(p);
 	while (p < end && t->n < MAX_REGS) {
