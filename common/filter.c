@@ -78,19 +78,33 @@ range_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* Append a range; the set is put in order by set_normalize(). */
 static int
 set_add(struct tf_set *s, uint64_t lo, uint64_t hi, struct tp_err *err)
 {
-	struct tf_range *r = realloc(s->r, (s->n + 1) * sizeof *r);
+	/* Room doubles at each power of two: n appends cost O(n). */
+	if ((s->n & (s->n - 1)) == 0) {
+		size_t cap = s->n < 8 ? 16 : 2 * s->n;
+		struct tf_range *r = realloc(s->r, cap * sizeof *r);
+		if (r == NULL)
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		s->r = r;
+	}
+	s->r[s->n].lo = lo;
+	s->r[s->n].hi = hi;
+	s->n++;
+	return 0;
+}
+
+/* Sort and merge once per list, so that lookup is a bisection. */
+static void
+set_normalize(struct tf_set *s)
+{
+	struct tf_range *r = s->r;
 	size_t i, m;
 
-	if (r == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	s->r = r;
-	r[s->n].lo = lo;
-	r[s->n].hi = hi;
-	s->n++;
-	/* Keep the set sorted and merged so that lookup is a bisection. */
+	if (s->n < 2)
+		return;
 	qsort(r, s->n, sizeof *r, range_cmp);
 	for (i = 1, m = 0; i < s->n; i++) {
 		if (r[m].hi == UINT64_MAX || r[i].lo <= r[m].hi + 1) {
@@ -101,7 +115,6 @@ set_add(struct tf_set *s, uint64_t lo, uint64_t hi, struct tp_err *err)
 		}
 	}
 	s->n = m + 1;
-	return 0;
 }
 
 static int
@@ -164,8 +177,10 @@ add_ranges(struct tf_set *s, const char *opt, const char *arg,
 		}
 		if (set_add(s, lo, hi, err) < 0)
 			return -1;
-		if (*e == '\0')
+		if (*e == '\0') {
+			set_normalize(s);
 			return 0;
+		}
 		p = e + 1;
 	}
 }

@@ -7,14 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dial9.h"
 #include "format.h"
 #include "rapidbin.h"
 #include "rapidstd.h"
 #include "trac.h"
+#include "ucir.h"
+#include "wtf.h"
 
 TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)
 TP_FORMAT_ADAPT(std)
+TP_FORMAT_ADAPT(dial9)
+TP_FORMAT_ADAPT(ucir)
+TP_FORMAT_ADAPT(wtf)
 
 /* The decoders' options that any2txt passes through, as their mains spell them. */
 static const struct tp_dec_flag trac_flags[] = {
@@ -29,13 +35,29 @@ static const struct tp_dec_flag rapidbin_flags[] = {
 	    "RapidBin: header counts must equal the distinct ids" },
 	{ NULL, 0, 0, NULL }
 };
+static const struct tp_dec_flag ucir_flags[] = {
+	{ "check-level", 'c', offsetof(struct ucir_dec_opts, verify_level),
+	    "Usercorn: try the zlib level of every frame (-v counts misses)" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct tp_dec_flag dial9_flags[] = {
+	{ "lenient", 0, offsetof(struct dial9_dec_opts, lenient),
+	    "dial9: stop quietly at the first frame that does not decode" },
+	{ NULL, 0, 0, NULL }
+};
 
 const struct tp_format tp_formats[] = {
 	TP_FORMAT_ROW_FLAGS(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32",
 	    0, trac_flags),
 	TP_FORMAT_ROW_FLAGS(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
-	    ".data .bin .rapidbin", 0, rapidbin_flags),
+	    ".data .bin .rapidbin", TP_FMT_NOMAGIC, rapidbin_flags),
 	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
+	TP_FORMAT_ROW_FLAGS(dial9, "a dial9 trace (dial9-trace-format, TRC)",
+	    ".trc", 0, dial9_flags),
+	TP_FORMAT_ROW_FLAGS(ucir, "a Usercorn trace (UCIR: replay or trace "
+	    "format)", ".ucir", 0, ucir_flags),
+	TP_FORMAT_ROW(wtf, "a Web Tracing Framework trace", ".wtf-trace", 0),
 	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
 };
 

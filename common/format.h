@@ -74,7 +74,7 @@ struct tp_format {
 	const char *exts;	/* space-separated: ".trace64 .trace32" */
 	const char *decoder;	/* "trac2txt" */
 	const char *encoder;	/* "txt2trac" */
-	unsigned flags;		/* TP_FMT_TEXT */
+	unsigned flags;		/* TP_FMT_TEXT, TP_FMT_NOMAGIC */
 	tp_probe_fn *probe;	/* detail gets "version 1, x64" or "" */
 	tp_decode_fn *decode;
 	tp_encode_fn *encode;
@@ -86,6 +86,12 @@ struct tp_format {
 
 /* The format is text (RAPID's STD): it may be read from a terminal. */
 #define TP_FMT_TEXT 1u
+/*
+ * The format has no magic number, so its own first bytes may look like a
+ * gzip header (RapidBin: 8075 threads are 1f 8b): the decoder's input is
+ * read as it is when no deflate data follows (tp_in.gz_fallback).
+ */
+#define TP_FMT_NOMAGIC 2u
 
 /*
  * In common/format.c, for a module that follows the naming pattern:

@@ -1,8 +1,9 @@
 /*
  * Buffered input with transparent gzip.  Plain input is read(2) straight
- * into the buffer; gzip input (recognised by its magic bytes) is inflated
- * from a second buffer.  A gzip stream that ends early, corrupt data and
- * bytes after the last gzip member are errors, never a silent truncation.
+ * into the buffer; gzip input (recognised by its whole header: magic,
+ * method 8, reserved flags clear) is inflated from a second buffer.  A
+ * gzip stream that ends early, corrupt data and bytes after the last gzip
+ * member are errors, never a silent truncation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +117,23 @@ gz_start(struct tp_in *in)
 	return 0;
 }
 
+/*
+ * What looked like a gzip header is followed by no deflate data: the
+ * bytes were the format's own.  Everything read so far is still in the
+ * first compressed read: hand it over as it is, and read on plainly.
+ */
+static long
+gz_abandon(struct tp_in *in)
+{
+	size_t n = in->gz_first;
+
+	inflateEnd(&in->zs);
+	in->gz = 0;
+	in->gz_first = 0;
+	memcpy(in->buf + in->len, in->raw, n);
+	return (long)n;
+}
+
 /* Inflate into buf[len..cap).  Returns bytes produced, 0 at end, -1. */
 static long
 gz_read(struct tp_in *in)
@@ -126,7 +144,9 @@ gz_read(struct tp_in *in)
 
 	for (;;) {
 		if (in->zs.avail_in == 0) {
-			long r = raw_read(in, in->raw, TP_IN_BLOCK);
+			long r;
+			in->gz_first = 0;
+			r = raw_read(in, in->raw, TP_IN_BLOCK);
 			if (r < 0)
 				return -1;
 			if (r == 0) {
@@ -155,6 +175,9 @@ gz_read(struct tp_in *in)
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
 			size_t made = room - in->zs.avail_out;
 			char msg[200];
+			if (in->gz_fallback && in->gz_first > 0 &&
+			    in->zs.total_out == 0)
+				return gz_abandon(in);
 			snprintf(msg, sizeof msg, "corrupt gzip data: %s",
 			    in->zs.msg ? in->zs.msg : "inflate failed");
 			/*
@@ -169,6 +192,39 @@ gz_read(struct tp_in *in)
 		if (room - in->zs.avail_out > 0)
 			return (long)(room - in->zs.avail_out);
 	}
+}
+
+static long in_more(struct tp_in *in);
+
+/*
+ * The first r bytes begin with 0x1f: gzip, or the format's own bytes?
+ * RFC 1952 2.3.1: ID1 ID2, CM 8 (deflate), FLG with its three reserved
+ * bits clear.  Fewer than four bytes after the magic are a cut gzip
+ * stream.
+ */
+static long
+gz_sniff(struct tp_in *in, long r)
+{
+	while (r < 4) {
+		long more = raw_read(in, in->buf + r, in->cap - (size_t)r);
+		if (more < 0)
+			return -1;
+		if (more == 0)
+			break;
+		r += more;
+	}
+	if (r >= 2 && in->buf[1] == 0x8b &&
+	    (r < 4 || (in->buf[2] == 8 && (in->buf[3] & 0xe0) == 0))) {
+		if (gz_start(in) < 0)
+			return -1;
+		memcpy(in->raw, in->buf, (size_t)r);
+		in->zs.next_in = in->raw;
+		in->zs.avail_in = (uInt)r;
+		in->gz_first = (size_t)r;
+		return in_more(in);
+	}
+	in->len += (size_t)r;
+	return r;
 }
 
 /* Append more bytes to the buffer.  Returns the count, 0 at end, -1. */
@@ -189,22 +245,10 @@ in_more(struct tp_in *in)
 		in->eof = 1;
 		return 0;
 	}
-	if (!in->gz && in->base == 0 && in->len == 0) {
-		/* First bytes: is this gzip?  Make sure two bytes are seen. */
-		if (r == 1 && in->buf[0] == 0x1f) {
-			long r2 = raw_read(in, in->buf + 1, in->cap - 1);
-			if (r2 < 0)
-				return -1;
-			r += r2;
-		}
-		if (r >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b) {
-			if (gz_start(in) < 0)
-				return -1;
-			memcpy(in->raw, in->buf, (size_t)r);
-			in->zs.next_in = in->raw;
-			in->zs.avail_in = (uInt)r;
-			return in_more(in);
-		}
+	if (!in->sniffed) {
+		in->sniffed = 1;
+		if (in->buf[0] == 0x1f)
+			return gz_sniff(in, r);
 	}
 	in->len += (size_t)r;
 	return r;
@@ -286,6 +330,20 @@ tp_in_exact(struct tp_in *in, void *dst, size_t n, const char *what)
 	    n, got);
 }
 
+/* The line buffer's most: the longest line and one block more. */
+#define LINE_CAP ((size_t)TP_LINE_MAX + TP_IN_BLOCK)
+
+static int
+line_too_long(struct tp_in *in)
+{
+	/* No offset: the text reader names the line. */
+	in->err->offset = TP_NONE;
+	in->failed = 1;
+	return tp_fail(in->err, TP_EXIT_DATA, "line longer than %d MiB "
+	    "(%d bytes), the longest line tracepipe reads",
+	    TP_LINE_MAX >> 20, TP_LINE_MAX);
+}
+
 int
 tp_in_line(struct tp_in *in, char **line, size_t *len)
 {
@@ -302,19 +360,19 @@ tp_in_line(struct tp_in *in, char **line, size_t *len)
 			in->pos += n + 1;
 			if (n > 0 && start[n - 1] == '\r')
 				n--;
+			if (n > TP_LINE_MAX)
+				return line_too_long(in);
 			*line = (char *)start;
 			*len = n;
 			return 1;
 		}
 		scanned = avail;
-		if (avail > TP_LINE_MAX) {
-			in->err->offset = tp_in_offset(in);
-			in->failed = 1;
-			return tp_fail(in->err, TP_EXIT_DATA,
-			    "line longer than %d bytes", TP_LINE_MAX);
-		}
+		/* One byte more may be the '\r' of a "\r\n". */
+		if (avail > (size_t)TP_LINE_MAX + 1)
+			return line_too_long(in);
 		if (in->len == in->cap && in->pos == 0) {
-			size_t ncap = in->cap * 2;
+			size_t ncap = in->cap * 2 < LINE_CAP ? in->cap * 2 :
+			    LINE_CAP;
 			unsigned char *nb = realloc(in->buf, ncap);
 			if (nb == NULL) {
 				errno = ENOMEM;
@@ -336,6 +394,8 @@ tp_in_line(struct tp_in *in, char **line, size_t *len)
 			in->pos += avail;
 			if (start[avail - 1] == '\r')
 				avail--;
+			if (avail > TP_LINE_MAX)
+				return line_too_long(in);
 			*line = (char *)start;
 			*len = avail;
 			return 1;

@@ -13,7 +13,12 @@
 #include "diag.h"
 
 #define TP_IN_BLOCK (256 * 1024)
-#define TP_LINE_MAX (64 * 1024 * 1024)	/* longest text line accepted */
+/*
+ * The longest text line accepted, without its end of line: the same limit
+ * from a file, a pipe or gzip, enforced before the line buffer grows past
+ * it (the buffer never holds more than TP_LINE_MAX + TP_IN_BLOCK bytes).
+ */
+#define TP_LINE_MAX (64 * 1024 * 1024)
 
 struct tp_in {
 	const char *name;	/* for diagnostics: the path or "<stdin>" */
@@ -30,6 +35,15 @@ struct tp_in {
 	uint64_t base;		/* stream offset of buf[0] */
 	int eof;		/* no more bytes will arrive */
 	int failed;
+	/*
+	 * Set by the caller before the first read, for a format without a
+	 * magic number whose own bytes may begin like gzip: when what
+	 * follows a gzip header does not inflate, the input is read as it is.
+	 */
+	int gz_fallback;
+	int sniffed;		/* the first bytes were checked for gzip */
+	size_t gz_first;	/* bytes of the first compressed read, while
+				   the input may still turn out not gzip */
 };
 
 /* path NULL or "-" means stdin.  Returns 0, or -1 with err filled. */

@@ -1,6 +1,7 @@
 /*
  * Options shared by every program.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,4 +77,20 @@ tp_opt_input(int argc, char **argv, const char *help)
 	if (optind < argc - 1)
 		tp_usage_error(help, "too many operands: '%s'", argv[optind + 1]);
 	return optind < argc ? argv[optind] : NULL;
+}
+
+unsigned long long
+tp_opt_number(const char *help, const char *opt, const char *s,
+    unsigned long long lo, unsigned long long hi)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end != '\0' || *s == '-' || errno != 0 || v < lo ||
+	    v > hi)
+		tp_usage_error(help, "%s: '%s' is not a number from %llu to %llu",
+		    opt, s, lo, hi);
+	return v;
 }

@@ -51,4 +51,11 @@ _Noreturn void tp_usage_error(const char *help, const char *fmt, ...)
  */
 const char *tp_opt_input(int argc, char **argv, const char *help);
 
+/*
+ * The decimal number of option opt ("--level"), from lo to hi; anything
+ * else is a usage error.
+ */
+unsigned long long tp_opt_number(const char *help, const char *opt,
+    const char *s, unsigned long long lo, unsigned long long hi);
+
 #endif

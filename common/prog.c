@@ -143,6 +143,8 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 			rc = -1;
 			break;
 		}
+		in.gz_fallback = job->dir == TP_DECODE &&
+		    (f->flags & TP_FMT_NOMAGIC);
 		/* The output is made once the first input is open. */
 		if (!opened) {
 			status = tp_open_output(&out, job->com.output, !text_out);

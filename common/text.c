@@ -57,6 +57,20 @@ tp_bare_ok(const void *s, size_t n)
 	return 1;
 }
 
+int
+tp_key_ok(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!IS_KEY(p[i]))
+			return 0;
+	return 1;
+}
+
 size_t
 tp_utf8_seq(const unsigned char *p, size_t n)
 {
@@ -144,47 +158,58 @@ tv_bytes(struct tp_out *o, const void *p, size_t n)
 	}
 }
 
+char *
+tp_fmt_qbody(char *d, const char *lim, const void *s, size_t n,
+    size_t *used)
+{
+	const unsigned char *p = s;
+	size_t i = 0;
+
+	while (i < n && d < lim) {
+		unsigned c = p[i];
+		if (c >= 0x20 && c < 0x7f) {
+			if (c == '"' || c == '\\')
+				*d++ = '\\';
+			*d++ = (char)c;
+			i++;
+		} else if (c >= 0x80) {
+			size_t k = tp_utf8_seq(p + i, n - i);
+			if (k == 0)
+				goto hex;
+			memcpy(d, p + i, k);
+			d += k;
+			i += k;
+		} else if (c == '\n') {
+			*d++ = '\\', *d++ = 'n', i++;
+		} else if (c == '\r') {
+			*d++ = '\\', *d++ = 'r', i++;
+		} else if (c == '\t') {
+			*d++ = '\\', *d++ = 't', i++;
+		} else {
+hex:
+			*d++ = '\\', *d++ = 'x';
+			memcpy(d, tp_hex2 + c * 2, 2);
+			d += 2;
+			i++;
+		}
+	}
+	*used = i;
+	return d;
+}
+
 void
 tv_qstr(struct tp_out *o, const void *s, size_t n)
 {
 	const unsigned char *p = s;
-	size_t i = 0;
+	size_t i = 0, k;
 	char *d;
 
 	tp_out_putc(o, '"');
 	while (i < n) {
 		/* Room for a chunk; the worst case is 4 output bytes per byte. */
-		char *lim;
 		d = tp_out_reserve(o, 4096);
-		lim = d + 4096 - 8;
-		while (i < n && d < lim) {
-			unsigned c = p[i];
-			if (c >= 0x20 && c < 0x7f) {
-				if (c == '"' || c == '\\')
-					*d++ = '\\';
-				*d++ = (char)c;
-				i++;
-			} else if (c >= 0x80) {
-				size_t k = tp_utf8_seq(p + i, n - i);
-				if (k == 0)
-					goto hex;
-				memcpy(d, p + i, k);
-				d += k;
-				i += k;
-			} else if (c == '\n') {
-				*d++ = '\\', *d++ = 'n', i++;
-			} else if (c == '\r') {
-				*d++ = '\\', *d++ = 'r', i++;
-			} else if (c == '\t') {
-				*d++ = '\\', *d++ = 't', i++;
-			} else {
-hex:
-				*d++ = '\\', *d++ = 'x';
-				memcpy(d, tp_hex2 + c * 2, 2);
-				d += 2;
-				i++;
-			}
-		}
+		d = tp_fmt_qbody(d, d + 4096 - 8, p + i, n - i, &k);
+		i += k;
 		tp_out_commit(o, d);
 	}
 	tp_out_putc(o, '"');
@@ -471,10 +496,21 @@ scan_value(const char *p, const char *end, int depth, const char **bad,
 	return p;
 }
 
+/* Has the record a field with key k[0..n) already? */
+static int
+tr_dup(const struct tr_rec *rec, const char *k, size_t n)
+{
+	for (size_t i = 0; i < rec->nf; i++)
+		if (rec->f[i].keylen == n && memcmp(rec->f[i].key, k, n) == 0)
+			return 1;
+	return 0;
+}
+
 int
 tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 {
 	const char *p = line, *end = line + len, *bad, *why;
+	uint64_t seen = 0, bit;
 
 	rec->line = line;
 	rec->len = len;
@@ -506,6 +542,16 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 			    "expected key=value");
 		if (rec->nf == TR_MAXFIELDS)
 			return syntax_error(r, line, k, "too many fields");
+		/*
+		 * A key seen before makes the record malformed.  A 64-bit
+		 * mask of (first byte, length) spares the comparisons for
+		 * records whose keys all differ there, nearly all of them.
+		 */
+		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
+		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k)))
+			return syntax_error(r, line, k, "the same key twice in "
+			    "one record");
+		seen |= bit;
 		f = &rec->f[rec->nf++];
 		f->key = k;
 		f->keylen = (uint32_t)(p - k);

@@ -60,8 +60,19 @@ void tv_close_map(struct tp_out *o);
 void tv_sep(struct tp_out *o);
 void tv_mapkey(struct tp_out *o, const char *key, size_t n);
 
+/*
+ * The body of a quoted string (no quotes) into memory at d: the bytes of
+ * s[0..n) escaped as tv_qstr escapes them, while d is below lim (each
+ * byte takes at most 4 bytes past it).  *used gets the bytes of s taken;
+ * returns the end.
+ */
+char *tp_fmt_qbody(char *d, const char *lim, const void *s, size_t n,
+    size_t *used);
+
 /* Is s non-empty and made only of [A-Za-z0-9_.:/@%+#-] ? */
 int tp_bare_ok(const void *s, size_t n);
+/* Could s be a kind or a key (non-empty, only [A-Za-z0-9_.-]) ? */
+int tp_key_ok(const void *s, size_t n);
 /*
  * Length of the valid UTF-8 sequence of 2 to 4 bytes at p (of n), or 0
  * when the bytes there are not one (ASCII included).

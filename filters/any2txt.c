@@ -270,6 +270,8 @@ main(int argc, char **argv)
 			rc = TP_EXIT_FAIL;
 			continue;
 		}
+		/* Any format may be one whose bytes begin like gzip. */
+		in.gz_fallback = 1;
 		if (!opened) {
 			int status = tp_open_output(&out, cl.com.output, 0);
 			if (status != TP_EXIT_OK) {

@@ -14,6 +14,10 @@ gen-rapidbin --events 200 --seed 9 > rapidbin.in || exit 99
 gen-rapidbin --events 40000 --seed 3 > rapidbin.big || exit 99
 rapidbin2txt rapidbin.in | txt2std > std.in || exit 99
 rapidbin2txt rapidbin.big | txt2std > std.big || exit 99
+gen-ucir --frames 5 --ops 30 --seed 9 > ucir.in || exit 99
+gen-ucir --frames 40 --ops 400 --seed 3 > ucir.big || exit 99
+gen-wtf --records 300 --seed 9 > wtf.in || exit 99
+gen-wtf --records 200000 --seed 3 > wtf.big || exit 99
 while read -r name dec enc kind desc; do
 	[ -f $name.in ] || cp "$srcdir/tests/data/probe/$name.sample" $name.in
 	[ -f $name.big ] || cp $name.in $name.big

@@ -27,17 +27,22 @@ printf 'insn bytes=90 eax=0x100000000\n' | txt2trac --arch x86 > /dev/null 2> er
 is "$? $(cat err.txt)" '1 txt2trac: <stdin>:1:19: field "eax": "0x100000000": does not fit in 32 bits (arch x86)' \
     "x86 slot values have 32 bits"
 
-# A header but no full dump first; registers out of order and twice.
+# A header but no full dump first; registers out of order.
 cat > b.txt <<'TXT'
 trac-header arch=x64
 insn seq=7 tid=3 pc=0x10 bytes=90 rax=0x5 rip=0x10
-insn seq=8 tid=3 pc=0x11 bytes=90 rip=0x11 rcx=0x1 rax=0x6 rax=0x7
+insn seq=8 tid=3 pc=0x11 bytes=90 rip=0x11 rcx=0x1 rax=0x7
 TXT
 txt2trac b.txt | trac2txt > out.txt
 is "$(sed -n 2p out.txt | awk '{ print NF, $2, $3, $4, $6, $22 }')" "177 seq=0 tid=3 pc=0x10 rax=0x5 rip=0x10" \
     "header without json: the first block is made a full dump"
 is "$(sed -n 3p out.txt)" "insn seq=1 tid=3 pc=0x11 bytes=90 rax=0x7 rcx=0x1 rip=0x11" \
-    "registers are sorted into slot order, the last of a repeated one wins"
+    "registers are sorted into slot order"
+# A register twice is a key twice: malformed, as for every reader.
+printf 'insn seq=8 tid=3 pc=0x11 bytes=90 rax=0x6 rax=0x7\n' > b2.txt
+txt2trac b2.txt > /dev/null 2> err.txt
+like "$?:$(cat err.txt)" "1:txt2trac: b2.txt:1:43: the same key twice in one record" \
+    "a register given twice is refused (trace-text(5))"
 
 # Records of other decoders: other fields are ignored; what a trace
 # cannot hold is skipped and counted.

@@ -1,0 +1,152 @@
+/*
+ * Diagnostics: one line each, "prog: name: where: what".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+const char *tp_progname = "tracepipe";
+int tp_verbosity = 1;
+
+void
+tp_setprog(char *argv0)
+{
+	char *name;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	name = strrchr(argv0, '/');
+	name = name ? name + 1 : argv0;
+	/* libtool-style wrappers prefix "lt-"; keep the real name. */
+	if (strncmp(name, "lt-", 3) == 0)
+		name += 3;
+	/*
+	 * argv[0] itself becomes the bare name, so that getopt's own messages
+	 * ("unrecognized option") name the program as ours do.
+	 */
+	memmove(argv0, name, strlen(name) + 1);
+	tp_progname = argv0;
+}
+
+void
+tp_err_clear(struct tp_err *e)
+{
+	e->status = 0;
+	e->offset = TP_NONE;
+	e->line = 0;
+	e->col = 0;
+	e->index = TP_NONE;
+	e->unit = NULL;
+	e->name = NULL;
+	e->msg[0] = '\0';
+}
+
+int
+tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap)
+{
+	/* The first error is the one to report; later ones are consequences. */
+	if (e->status != 0)
+		return -1;
+	e->status = status;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	return -1;
+}
+
+int
+tp_fail(struct tp_err *e, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tp_failv(e, status, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+tp_err_print(const struct tp_err *e, const char *name)
+{
+	char where[128] = "";
+	size_t n = 0;
+
+	if (e->name != NULL)
+		name = e->name;
+	if (name == NULL)
+		name = "<stdin>";
+	if (*name == '\0') {
+		fprintf(stderr, "%s: %s\n", tp_progname, e->msg);
+		return;
+	}
+
+	if (e->line != 0) {
+		if (e->col != 0)
+			snprintf(where, sizeof where, ":%llu:%llu",
+			    (unsigned long long)e->line,
+			    (unsigned long long)e->col);
+		else
+			snprintf(where, sizeof where, ":%llu",
+			    (unsigned long long)e->line);
+		fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where,
+		    e->msg);
+		return;
+	}
+	if (e->offset != TP_NONE)
+		n += snprintf(where + n, sizeof where - n, ": offset 0x%llx",
+		    (unsigned long long)e->offset);
+	if (e->index != TP_NONE && n < sizeof where)
+		snprintf(where + n, sizeof where - n, "%s %s %llu",
+		    n ? "," : ":", e->unit ? e->unit : "record",
+		    (unsigned long long)e->index);
+	fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where, e->msg);
+}
+
+static void
+vwarn_(const char *fmt, va_list ap, int err)
+{
+	size_t len = strlen(fmt);
+
+	fprintf(stderr, "%s: ", tp_progname);
+	vfprintf(stderr, fmt, ap);
+	if (len > 0 && fmt[len - 1] == ':')
+		fprintf(stderr, " %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+tp_warn(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	if (tp_verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
+tp_error(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}
+
+void
+tp_note(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	if (tp_verbosity < 2)
+		return;
+	va_start(ap, fmt);
+	vwarn_(fmt, ap, err);
+	va_end(ap);
+}

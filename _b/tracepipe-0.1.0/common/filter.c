@@ -1,0 +1,403 @@
+/*
+ * Record selection for txtfilter.  The per-line path looks at the kind
+ * and at the few fields the selectors need, straight in the raw line, and
+ * copies a selected line to the output as it was read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "expr.h"
+#include "filter.h"
+
+#define SHARED_KINDS "insn, read, write, acquire, release, request, fork, " \
+	"join, begin, end, branch, event"
+
+void
+tf_init(struct tf_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	f->max = UINT64_MAX;
+}
+
+void
+tf_free(struct tf_filter *f)
+{
+	free(f->tid.r);
+	free(f->addr.r);
+	free(f->ts.r);
+	tx_free(f->expr);
+	memset(f, 0, sizeof *f);
+}
+
+/* The kind's bit, or 0; avail as for tp_kind(). */
+static inline unsigned
+kind_bit(const char *k, size_t n, size_t avail)
+{
+	int kind = tp_kind(k, n, avail);
+
+	return kind == TK_OTHER ? 0 : 1u << kind;
+}
+
+unsigned
+tf_kind_bit(const char *k, size_t n)
+{
+	return kind_bit(k, n, n);
+}
+
+/* Bytes before the first blank at p; more than 7 means "not a shared kind". */
+static inline size_t
+kind_len(const char *p, const char *end)
+{
+	const char *q;
+
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+		return m != 0 ? (size_t)__builtin_ctz(m) : 16;
+	}
+#endif
+	for (q = p; q < end && *q != ' ' && *q != '\t'; q++)
+		;
+	return (size_t)(q - p);
+}
+
+/* ------------------------------------------------------ option values */
+
+static int
+range_cmp(const void *a, const void *b)
+{
+	const struct tf_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int
+set_add(struct tf_set *s, uint64_t lo, uint64_t hi, struct tp_err *err)
+{
+	struct tf_range *r = realloc(s->r, (s->n + 1) * sizeof *r);
+	size_t i, m;
+
+	if (r == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	s->r = r;
+	r[s->n].lo = lo;
+	r[s->n].hi = hi;
+	s->n++;
+	/* Keep the set sorted and merged so that lookup is a bisection. */
+	qsort(r, s->n, sizeof *r, range_cmp);
+	for (i = 1, m = 0; i < s->n; i++) {
+		if (r[m].hi == UINT64_MAX || r[i].lo <= r[m].hi + 1) {
+			if (r[i].hi > r[m].hi)
+				r[m].hi = r[i].hi;
+		} else {
+			r[++m] = r[i];
+		}
+	}
+	s->n = m + 1;
+	return 0;
+}
+
+static int
+num(const char *opt, const char *s, size_t n, uint64_t *v, struct tp_err *err)
+{
+	if (tp_parse_u64(s, n, v) != 0)
+		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%.*s\" is not a number",
+		    opt, (int)(n > 40 ? 40 : n), s);
+	return 0;
+}
+
+/*
+ * A comma-separated list of N, A-B, A-, -B and A+N (ranges inclusive,
+ * A+N holds N values).  Numbers are decimal or 0x hex.
+ */
+static int
+add_ranges(struct tf_set *s, const char *opt, const char *arg,
+    struct tp_err *err)
+{
+	const char *p = arg;
+
+	if (*arg == '\0')
+		return tp_fail(err, TP_EXIT_FAIL, "%s: empty list", opt);
+	for (;;) {
+		const char *e = strchr(p, ','), *sep;
+		size_t n;
+		uint64_t lo = 0, hi = UINT64_MAX, cnt;
+
+		if (e == NULL)
+			e = p + strlen(p);
+		n = (size_t)(e - p);
+		if (n == 0)
+			return tp_fail(err, TP_EXIT_FAIL,
+			    "%s: empty element in \"%s\"", opt, arg);
+		if ((sep = memchr(p, '+', n)) != NULL) {
+			if (num(opt, p, (size_t)(sep - p), &lo, err) < 0 ||
+			    num(opt, sep + 1, (size_t)(e - sep - 1), &cnt, err) < 0)
+				return -1;
+			if (cnt == 0)
+				return tp_fail(err, TP_EXIT_FAIL,
+				    "%s: empty range \"%.*s\"", opt, (int)n, p);
+			hi = cnt - 1 > UINT64_MAX - lo ? UINT64_MAX : lo + (cnt - 1);
+		} else if ((sep = memchr(p, '-', n)) != NULL) {
+			if (sep == p && n == 1)
+				return tp_fail(err, TP_EXIT_FAIL,
+				    "%s: \"-\" is not a range", opt);
+			if (sep > p && num(opt, p, (size_t)(sep - p), &lo, err) < 0)
+				return -1;
+			if (sep + 1 < e &&
+			    num(opt, sep + 1, (size_t)(e - sep - 1), &hi, err) < 0)
+				return -1;
+			if (lo > hi)
+				return tp_fail(err, TP_EXIT_FAIL,
+				    "%s: empty range \"%.*s\" (start after end)",
+				    opt, (int)n, p);
+		} else {
+			if (num(opt, p, n, &lo, err) < 0)
+				return -1;
+			hi = lo;
+		}
+		if (set_add(s, lo, hi, err) < 0)
+			return -1;
+		if (*e == '\0')
+			return 0;
+		p = e + 1;
+	}
+}
+
+int
+tf_add_tid(struct tf_filter *f, const char *arg, struct tp_err *err)
+{
+	return add_ranges(&f->tid, "--tid", arg, err);
+}
+
+int
+tf_add_addr(struct tf_filter *f, const char *arg, struct tp_err *err)
+{
+	return add_ranges(&f->addr, "--addr", arg, err);
+}
+
+int
+tf_add_ts(struct tf_filter *f, const char *arg, struct tp_err *err)
+{
+	return add_ranges(&f->ts, "--ts", arg, err);
+}
+
+int
+tf_add_expr(struct tf_filter *f, const char *expr, struct tp_err *err)
+{
+	return tx_add(&f->expr, expr, err);
+}
+
+int
+tf_set_parse(struct tf_set *s, const char *what, const char *arg,
+    struct tp_err *err)
+{
+	return add_ranges(s, what, arg, err);
+}
+
+int
+tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err)
+{
+	const char *p = arg;
+
+	for (;;) {
+		const char *e = strchr(p, ',');
+		unsigned bit;
+
+		if (e == NULL)
+			e = p + strlen(p);
+		bit = tf_kind_bit(p, (size_t)(e - p));
+		if (bit == 0)
+			return tp_fail(err, TP_EXIT_FAIL,
+			    "--type: \"%.*s\" is not a shared kind (%s)",
+			    (int)(e - p > 40 ? 40 : e - p), p, SHARED_KINDS);
+		f->kinds |= bit;
+		if (*e == '\0')
+			return 0;
+		p = e + 1;
+	}
+}
+
+/* ----------------------------------------------------------- judging */
+
+static int
+set_has(const struct tf_set *s, uint64_t v)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v < s->r[mid].lo)
+			hi = mid;
+		else if (v > s->r[mid].hi)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+int
+tf_set_has(const struct tf_set *s, uint64_t v)
+{
+	return set_has(s, v);
+}
+
+/*
+ * Is the value (n bytes at val, or val NULL when the field is absent) in
+ * the set?  1 yes, 0 no or absent (null counts as absent: dial9 and WTF
+ * write it for a missing optional value), -1 when it is not a number.
+ */
+static int
+value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
+    const char *key, uint64_t lineno, struct tp_err *err)
+{
+	uint64_t v;
+
+	if (val == NULL)
+		return 0;
+	if (tp_parse_u64(val, n, &v) == 0)
+		return set_has(s, v);
+	if (n == 4 && memcmp(val, "null", 4) == 0)
+		return 0;
+	err->line = lineno;
+	err->col = (uint64_t)(val - line) + 1;
+	return tp_fail(err, TP_EXIT_DATA, "field \"%s\": \"%.*s\" is not a number",
+	    key, (int)(n > 40 ? 40 : n), val);
+}
+
+static int
+field_in(const struct tf_set *s, const char *line, size_t len,
+    const char *key, size_t keylen, uint64_t lineno, struct tp_err *err)
+{
+	const char *val;
+	size_t n;
+
+	if (!tr_peek(line, len, key, keylen, &val, &n))
+		val = NULL;
+	return value_in(s, val, n, line, key, lineno, err);
+}
+
+/* pc or addr in the set: both looked up in one pass over the line. */
+static int
+code_or_data_in(const struct tf_set *s, const char *line, size_t len,
+    uint64_t lineno, struct tp_err *err)
+{
+	const char *val[2];
+	size_t n[2];
+	unsigned found = tr_peek2(line, len, "pc", 2, "addr", 4, val, n);
+	int r;
+
+	r = value_in(s, found & 1 ? val[0] : NULL, n[0], line, "pc", lineno, err);
+	if (r != 0)
+		return r;
+	return value_in(s, found & 2 ? val[1] : NULL, n[1], line, "addr", lineno,
+	    err);
+}
+
+/* Does a shared-kind record meet every selector?  1, 0 or -1. */
+static int
+meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
+    uint64_t lineno, struct tp_err *err)
+{
+	int r;
+
+	if (f->kinds != 0 && (f->kinds & bit) == 0)
+		return 0;
+	if (f->tid.n != 0 &&
+	    (r = field_in(&f->tid, line, len, "tid", 3, lineno, err)) <= 0)
+		return r;
+	if (f->ts.n != 0 &&
+	    (r = field_in(&f->ts, line, len, "ts", 2, lineno, err)) <= 0)
+		return r;
+	if (f->addr.n != 0 &&
+	    (r = code_or_data_in(&f->addr, line, len, lineno, err)) <= 0)
+		return r;
+	return f->expr == NULL || tx_eval(f->expr, bit, line, len);
+}
+
+int
+tf_judge(const struct tf_filter *f, const char *line, size_t len,
+    uint64_t lineno, struct tp_err *err)
+{
+	const char *p = line, *end = line + len;
+	unsigned bit;
+	int r;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p == '#')
+		return TF_PASS;
+	if ((bit = kind_bit(p, kind_len(p, end), (size_t)(end - p))) == 0)
+		return TF_PASS;
+	if ((r = meets(f, bit, line, len, lineno, err)) < 0)
+		return -1;
+	return r != f->invert ? TF_SELECT : TF_REJECT;
+}
+
+/*
+ * Copy the line as it was read, with its own line end: the reader left
+ * in->pos just after the bytes of this line, terminator included.
+ */
+static void
+emit(struct tp_out *o, const struct tp_in *in, const char *line)
+{
+	const char *end = (const char *)in->buf + in->pos;
+	size_t n = (size_t)(end - line);
+	int nl = n == 0 || end[-1] != '\n';
+
+	if (n + 1 <= TP_OUT_SLACK) {
+		char *p = tp_out_reserve(o, n + 1);
+		memcpy(p, line, n);
+		if (nl)
+			p[n++] = '\n';
+		tp_out_commit(o, p + n);
+	} else {
+		tp_out_write(o, line, n);
+		if (nl)
+			tp_out_putc(o, '\n');
+	}
+}
+
+int
+tf_run(const struct tf_filter *f, struct tr_reader *r, struct tp_out *o,
+    struct tf_stats *st)
+{
+	char *line;
+	size_t len;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (f->max == 0)
+		return 0;
+	while ((rc = tr_line(r, &line, &len)) == 1) {
+		int v = tf_judge(f, line, len, r->lineno, r->err);
+
+		if (v == TF_REJECT) {
+			st->rejected++;
+			continue;
+		}
+		if (v < 0)
+			return -1;
+		if (v == TF_SELECT)
+			st->selected++;
+		else
+			st->passed++;
+		if (o != NULL) {
+			if (f->label != NULL) {
+				tp_out_puts(o, f->label);
+				tp_out_putc(o, ':');
+			}
+			emit(o, r->in, line);
+		}
+		if (st->selected == f->max)
+			return 0;
+	}
+	return rc;
+}

@@ -1,0 +1,93 @@
+/*
+ * Table-driven decimal and hex formatting: two digits per step, no printf.
+ */
+#include <string.h>
+
+#include "fmt.h"
+
+#define D10(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" #x "8" #x "9"
+const char tp_digits2[200] = D10(0) D10(1) D10(2) D10(3) D10(4) D10(5) D10(6)
+    D10(7) D10(8) D10(9);
+
+#define H16(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" \
+    #x "8" #x "9" #x "a" #x "b" #x "c" #x "d" #x "e" #x "f"
+const char tp_hex2[512] = H16(0) H16(1) H16(2) H16(3) H16(4) H16(5) H16(6)
+    H16(7) H16(8) H16(9) H16(a) H16(b) H16(c) H16(d) H16(e) H16(f);
+
+char *
+tp_fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	char *t = tmp + sizeof tmp;
+	size_t n;
+
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--t = tp_digits2[d + 1];
+		*--t = tp_digits2[d];
+	}
+	if (v >= 10) {
+		unsigned d = (unsigned)v * 2;
+		*--t = tp_digits2[d + 1];
+		*--t = tp_digits2[d];
+	} else {
+		*--t = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof tmp - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+char *
+tp_fmt_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return tp_fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return tp_fmt_u64(p, (uint64_t)v);
+}
+
+char *
+tp_fmt_hex(char *p, uint64_t v)
+{
+	/* Count the digits first, then fill two at a time from the end. */
+	unsigned n = (unsigned)(64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *e = p + 2 + n, *d = e;
+
+	p[0] = '0';
+	p[1] = 'x';
+	while (d - p > 3) {
+		d -= 2;
+		memcpy(d, tp_hex2 + (v & 0xff) * 2, 2);
+		v >>= 8;
+	}
+	if (d - p == 3)
+		d[-1] = tp_hex2[(v & 0xf) * 2 + 1];
+	return e;
+}
+
+char *
+tp_fmt_hexbytes(char *p, const unsigned char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(p, tp_hex2 + b[i] * 2, 2);
+		p += 2;
+	}
+	return p;
+}
+
+int
+tp_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

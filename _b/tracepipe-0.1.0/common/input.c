@@ -1,0 +1,363 @@
+/*
+ * Buffered input with transparent gzip.  Plain input is read(2) straight
+ * into the buffer; gzip input (recognised by its magic bytes) is inflated
+ * from a second buffer.  A gzip stream that ends early, corrupt data and
+ * bytes after the last gzip member are errors, never a silent truncation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+
+static int
+in_syserr(struct tp_in *in, const char *what)
+{
+	in->failed = 1;
+	in->err->offset = TP_NONE;
+	return tp_fail(in->err, TP_EXIT_FAIL, "%s: %s", what, strerror(errno));
+}
+
+static int
+in_dataerr(struct tp_in *in, const char *msg)
+{
+	in->failed = 1;
+	in->err->offset = tp_in_offset(in) + (in->len - in->pos);
+	return tp_fail(in->err, TP_EXIT_DATA, "%s", msg);
+}
+
+static int
+in_init(struct tp_in *in, const char *name, struct tp_err *err)
+{
+	memset(in, 0, sizeof *in);
+	in->name = name;
+	in->err = err;
+	in->fd = -1;
+	in->cap = 2 * TP_IN_BLOCK;
+	if ((in->buf = malloc(in->cap)) == NULL) {
+		errno = ENOMEM;
+		return in_syserr(in, "cannot allocate input buffer");
+	}
+	return 0;
+}
+
+int
+tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
+{
+	int stdin_ = path == NULL || strcmp(path, "-") == 0;
+
+	if (in_init(in, stdin_ ? "<stdin>" : path, err) < 0)
+		return -1;
+	if (stdin_) {
+		in->fd = 0;
+	} else if ((in->fd = open(path, O_RDONLY)) < 0) {
+		int e = errno;
+		free(in->buf);
+		in->buf = NULL;
+		in->failed = 1;
+		return tp_fail(err, TP_EXIT_FAIL, "cannot open: %s", strerror(e));
+	}
+	return 0;
+}
+
+int
+tp_in_open_mem(struct tp_in *in, const void *p, size_t n, const char *name,
+    struct tp_err *err)
+{
+	if (in_init(in, name ? name : "<memory>", err) < 0)
+		return -1;
+	in->mem = p;
+	in->memlen = n;
+	return 0;
+}
+
+/* Raw bytes from the source into dst; 0 at end, -1 on error. */
+static long
+raw_read(struct tp_in *in, void *dst, size_t n)
+{
+	ssize_t r;
+
+	if (in->fd < 0) {
+		if (n > in->memlen)
+			n = in->memlen;
+		memcpy(dst, in->mem, n);
+		in->mem += n;
+		in->memlen -= n;
+		return (long)n;
+	}
+	do
+		r = read(in->fd, dst, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return in_syserr(in, "read error");
+	return (long)r;
+}
+
+static int
+gz_start(struct tp_in *in)
+{
+	/*
+	 * The first read, which found the gzip magic, may have filled the
+	 * whole line buffer: the compressed buffer must hold all of it.
+	 */
+	size_t size = in->cap > TP_IN_BLOCK ? in->cap : TP_IN_BLOCK;
+
+	if ((in->raw = malloc(size)) == NULL) {
+		errno = ENOMEM;
+		return in_syserr(in, "cannot allocate input buffer");
+	}
+	memset(&in->zs, 0, sizeof in->zs);
+	if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+		return tp_fail(in->err, TP_EXIT_FAIL, "zlib initialisation failed");
+	in->gz = 1;
+	return 0;
+}
+
+/* Inflate into buf[len..cap).  Returns bytes produced, 0 at end, -1. */
+static long
+gz_read(struct tp_in *in)
+{
+	unsigned char *out = in->buf + in->len;
+	size_t room = in->cap - in->len;
+	int rc;
+
+	for (;;) {
+		if (in->zs.avail_in == 0) {
+			long r = raw_read(in, in->raw, TP_IN_BLOCK);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				if (in->gz == 2)
+					return 0;	/* ended between members */
+				return in_dataerr(in,
+				    "truncated gzip stream (unexpected end of file)");
+			}
+			in->zs.next_in = in->raw;
+			in->zs.avail_in = (uInt)r;
+		}
+		if (in->gz == 2) {
+			/* Another member follows, or garbage. */
+			if (in->zs.next_in[0] != 0x1f)
+				return in_dataerr(in,
+				    "data after the end of the gzip stream");
+			if (inflateReset(&in->zs) != Z_OK)
+				return in_dataerr(in, "corrupt gzip data");
+			in->gz = 1;
+		}
+		in->zs.next_out = out;
+		in->zs.avail_out = (uInt)room;
+		rc = inflate(&in->zs, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END) {
+			in->gz = 2;
+		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			size_t made = room - in->zs.avail_out;
+			char msg[200];
+			snprintf(msg, sizeof msg, "corrupt gzip data: %s",
+			    in->zs.msg ? in->zs.msg : "inflate failed");
+			/*
+			 * The bytes inflated before the damage are delivered
+			 * first; the error (at their end) comes with the
+			 * next read, as in->failed is set.
+			 */
+			in_dataerr(in, msg);
+			in->err->offset += made;
+			return made > 0 ? (long)made : -1;
+		}
+		if (room - in->zs.avail_out > 0)
+			return (long)(room - in->zs.avail_out);
+	}
+}
+
+/* Append more bytes to the buffer.  Returns the count, 0 at end, -1. */
+static long
+in_more(struct tp_in *in)
+{
+	long r;
+
+	if (in->eof || in->failed)
+		return in->failed ? -1 : 0;
+	if (in->gz)
+		r = gz_read(in);
+	else
+		r = raw_read(in, in->buf + in->len, in->cap - in->len);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		in->eof = 1;
+		return 0;
+	}
+	if (!in->gz && in->base == 0 && in->len == 0) {
+		/* First bytes: is this gzip?  Make sure two bytes are seen. */
+		if (r == 1 && in->buf[0] == 0x1f) {
+			long r2 = raw_read(in, in->buf + 1, in->cap - 1);
+			if (r2 < 0)
+				return -1;
+			r += r2;
+		}
+		if (r >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b) {
+			if (gz_start(in) < 0)
+				return -1;
+			memcpy(in->raw, in->buf, (size_t)r);
+			in->zs.next_in = in->raw;
+			in->zs.avail_in = (uInt)r;
+			return in_more(in);
+		}
+	}
+	in->len += (size_t)r;
+	return r;
+}
+
+/* Move the unread bytes to the front of the buffer. */
+static void
+in_compact(struct tp_in *in)
+{
+	if (in->pos == 0)
+		return;
+	memmove(in->buf, in->buf + in->pos, in->len - in->pos);
+	in->base += in->pos;
+	in->len -= in->pos;
+	in->pos = 0;
+}
+
+long
+tp_in_fill(struct tp_in *in, size_t n)
+{
+	while (in->len - in->pos < n) {
+		long r;
+		if (in->cap - in->len < TP_IN_BLOCK / 2 || in->pos + n > in->cap)
+			in_compact(in);
+		r = in_more(in);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+	}
+	return (long)(in->len - in->pos);
+}
+
+long
+tp_in_read(struct tp_in *in, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	size_t got = 0;
+
+	while (got < n) {
+		size_t avail = in->len - in->pos, k;
+		if (avail == 0) {
+			long r = tp_in_fill(in, 1);
+			if (r < 0)
+				return -1;
+			if (r == 0)
+				break;
+			avail = (size_t)r;
+		}
+		k = n - got < avail ? n - got : avail;
+		memcpy(d + got, in->buf + in->pos, k);
+		in->pos += k;
+		got += k;
+	}
+	return (long)got;
+}
+
+int
+tp_in_exact(struct tp_in *in, void *dst, size_t n, const char *what)
+{
+	uint64_t start = tp_in_offset(in);
+	long got;
+
+	if (in->len - in->pos >= n) {
+		memcpy(dst, in->buf + in->pos, n);
+		in->pos += n;
+		return 1;
+	}
+	got = tp_in_read(in, dst, n);
+	if (got < 0)
+		return -1;
+	if ((size_t)got == n)
+		return 1;
+	if (got == 0)
+		return 0;
+	in->err->offset = start;
+	return tp_fail(in->err, TP_EXIT_DATA,
+	    "truncated %s: needed %zu bytes, only %ld left", what ? what : "data",
+	    n, got);
+}
+
+int
+tp_in_line(struct tp_in *in, char **line, size_t *len)
+{
+	size_t scanned = 0;
+
+	for (;;) {
+		unsigned char *start = in->buf + in->pos;
+		size_t avail = in->len - in->pos;
+		unsigned char *nl = memchr(start + scanned, '\n', avail - scanned);
+		long r;
+
+		if (nl != NULL) {
+			size_t n = (size_t)(nl - start);
+			in->pos += n + 1;
+			if (n > 0 && start[n - 1] == '\r')
+				n--;
+			*line = (char *)start;
+			*len = n;
+			return 1;
+		}
+		scanned = avail;
+		if (avail > TP_LINE_MAX) {
+			in->err->offset = tp_in_offset(in);
+			in->failed = 1;
+			return tp_fail(in->err, TP_EXIT_DATA,
+			    "line longer than %d bytes", TP_LINE_MAX);
+		}
+		if (in->len == in->cap && in->pos == 0) {
+			size_t ncap = in->cap * 2;
+			unsigned char *nb = realloc(in->buf, ncap);
+			if (nb == NULL) {
+				errno = ENOMEM;
+				return in_syserr(in, "cannot grow line buffer");
+			}
+			in->buf = nb;
+			in->cap = ncap;
+		} else if (in->cap - in->len < TP_IN_BLOCK / 2) {
+			in_compact(in);
+		}
+		r = in_more(in);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			start = in->buf + in->pos;
+			avail = in->len - in->pos;
+			if (avail == 0)
+				return 0;
+			in->pos += avail;
+			if (start[avail - 1] == '\r')
+				avail--;
+			*line = (char *)start;
+			*len = avail;
+			return 1;
+		}
+	}
+}
+
+int
+tp_in_close(struct tp_in *in)
+{
+	int rc = in->failed ? -1 : 0;
+
+	/* Safe to call twice: everything released is marked so. */
+	if (in->gz)
+		inflateEnd(&in->zs);
+	if (in->fd > 0)
+		close(in->fd);
+	free(in->raw);
+	free(in->buf);
+	in->gz = 0;
+	in->fd = -1;
+	in->raw = NULL;
+	in->buf = NULL;
+	return rc;
+}

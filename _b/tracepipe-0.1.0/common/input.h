@@ -1,0 +1,72 @@
+/*
+ * Buffered input from stdin, a file or memory; gzip is decoded
+ * transparently.  The byte offset (in the decompressed stream) of the
+ * next unread byte is always known.
+ */
+#ifndef TP_INPUT_H
+#define TP_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "diag.h"
+
+#define TP_IN_BLOCK (256 * 1024)
+#define TP_LINE_MAX (64 * 1024 * 1024)	/* longest text line accepted */
+
+struct tp_in {
+	const char *name;	/* for diagnostics: the path or "<stdin>" */
+	struct tp_err *err;	/* where errors go */
+	int fd;			/* -1 for memory input */
+	int gz;			/* 1 while decoding gzip */
+	z_stream zs;
+	unsigned char *raw;	/* compressed bytes (gzip only) */
+	size_t rawlen;
+	const unsigned char *mem;	/* memory input */
+	size_t memlen;
+	unsigned char *buf;
+	size_t cap, pos, len;	/* unread bytes are buf[pos..len) */
+	uint64_t base;		/* stream offset of buf[0] */
+	int eof;		/* no more bytes will arrive */
+	int failed;
+};
+
+/* path NULL or "-" means stdin.  Returns 0, or -1 with err filled. */
+int tp_in_open(struct tp_in *in, const char *path, struct tp_err *err);
+/* Input from a memory buffer (tests and fuzzers); gzip is decoded too. */
+int tp_in_open_mem(struct tp_in *in, const void *p, size_t n, const char *name,
+    struct tp_err *err);
+/* Checks that a gzip stream ended properly.  0 or -1. */
+int tp_in_close(struct tp_in *in);
+
+static inline uint64_t
+tp_in_offset(const struct tp_in *in)
+{
+	return in->base + in->pos;
+}
+
+/*
+ * Make at least n bytes available at in->buf + in->pos (n <= TP_IN_BLOCK).
+ * Returns the number available (less than n only at end of input), or -1.
+ */
+long tp_in_fill(struct tp_in *in, size_t n);
+
+/*
+ * Read exactly n bytes.  Returns 1 on success, 0 at a clean end of input
+ * (no byte available), -1 on error or truncation: "truncated: needed N
+ * bytes at offset X, only M left" with err->offset set.
+ */
+int tp_in_exact(struct tp_in *in, void *dst, size_t n, const char *what);
+
+/* Read up to n bytes; returns the count (0 at end) or -1. */
+long tp_in_read(struct tp_in *in, void *dst, size_t n);
+
+/*
+ * Next line, without its '\n' (and without a '\r' before it).  Returns 1
+ * with *line and *len set, 0 at end of input, -1 on error.  A last line
+ * without '\n' is returned too.  The pointer is valid until the next call.
+ */
+int tp_in_line(struct tp_in *in, char **line, size_t *len);
+
+#endif

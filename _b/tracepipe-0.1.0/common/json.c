@@ -1,0 +1,442 @@
+/*
+ * JSON scanner and writer.
+ */
+#include <string.h>
+
+#include "fmt.h"
+#include "json.h"
+#include "text.h"
+
+/* ---------------------------------------------------------------- scanner */
+
+const char *
+tp_json_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* p at '"'; the end after the closing quote, or NULL. */
+static const char *
+json_string(struct tp_json *j, const char *p, const char *e)
+{
+	int lax = (j->flags & TP_JSON_LAX) != 0;
+
+	for (p++; p < e;) {
+		unsigned char c = (unsigned char)*p;
+		size_t n;
+
+		if (c == '"')
+			return p + 1;
+		if (c == '\\') {
+			if (++p >= e)
+				return NULL;
+			if (*p == 'u' && !lax) {
+				int i;
+				for (i = 1; i <= 4; i++)
+					if (p + i >= e || tp_hexval(p[i]) < 0)
+						return NULL;
+				p += 5;
+			} else if (lax || strchr("\"\\/bfnrt", *p) != NULL) {
+				p++;
+			} else {
+				return NULL;
+			}
+			continue;
+		}
+		if (c < 0x20 && !lax)
+			return NULL;
+		n = c < 0x80 ? 1 : tp_utf8_seq((const unsigned char *)p,
+		    (size_t)(e - p));
+		if (n == 0) {
+			j->status = TP_JSON_UTF8;
+			j->pos = (size_t)(p - j->base);
+			return NULL;
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+static const char *
+json_digits(const char *p, const char *e)
+{
+	const char *s = p;
+
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	return p > s ? p : NULL;
+}
+
+/* number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ e [+-] 1*DIGIT ] */
+static const char *
+json_number(const char *p, const char *e)
+{
+	if (p < e && *p == '-')
+		p++;
+	if (p < e && *p == '0')
+		p++;
+	else if ((p = json_digits(p, e)) == NULL)
+		return NULL;
+	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
+		return NULL;
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if ((p = json_digits(p, e)) == NULL)
+			return NULL;
+	}
+	return p;
+}
+
+static const char *
+json_lit(const char *p, const char *e, const char *lit, size_t n)
+{
+	return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
+}
+
+static const char *
+json_value(struct tp_json *j, const char *p, const char *e, int depth)
+{
+	char close;
+	int obj;
+
+	if (p >= e || depth > TP_JSON_MAXDEPTH)
+		return NULL;
+	switch (*p) {
+	case '"':
+		return json_string(j, p, e);
+	case 't':
+		return json_lit(p, e, "true", 4);
+	case 'f':
+		return json_lit(p, e, "false", 5);
+	case 'n':
+		return json_lit(p, e, "null", 4);
+	case '{':
+	case '[':
+		break;
+	default:
+		return json_number(p, e);
+	}
+	obj = *p == '{';
+	close = obj ? '}' : ']';
+	p = tp_json_ws(p + 1, e);
+	if (p < e && *p == close)
+		return p + 1;
+	for (;;) {
+		if (obj) {
+			if (p >= e || *p != '"' ||
+			    (p = json_string(j, p, e)) == NULL)
+				return NULL;
+			p = tp_json_ws(p, e);
+			if (p >= e || *p != ':')
+				return NULL;
+			p = tp_json_ws(p + 1, e);
+		}
+		if ((p = json_value(j, p, e, depth + 1)) == NULL)
+			return NULL;
+		p = tp_json_ws(p, e);
+		if (p < e && *p == ',') {
+			p = tp_json_ws(p + 1, e);
+			continue;
+		}
+		return p < e && *p == close ? p + 1 : NULL;
+	}
+}
+
+const char *
+tp_json_value(struct tp_json *j, const char *p, const char *e)
+{
+	const char *end;
+
+	if (j->base == NULL)
+		j->base = p;
+	if ((end = json_value(j, p, e, 0)) == NULL && j->status == TP_JSON_OK)
+		j->status = TP_JSON_SYNTAX;
+	return end;
+}
+
+int
+tp_json_check(struct tp_json *j, const char *s, size_t n, unsigned flags)
+{
+	const char *e = s + n, *end;
+
+	memset(j, 0, sizeof *j);
+	j->flags = flags;
+	j->base = s;
+	end = tp_json_value(j, tp_json_ws(s, e), e);
+	if (end != NULL && tp_json_ws(end, e) != e)
+		j->status = TP_JSON_SYNTAX;
+	return j->status == TP_JSON_OK ? 0 : -1;
+}
+
+int
+tp_json_member(const char **cur, const char *e, const char **key,
+    size_t *keylen, const char **val, const char **valend)
+{
+	/* Valid input: a lax scan finds the same ends as the strict one. */
+	struct tp_json j = { TP_JSON_LAX, NULL, TP_JSON_OK, 0 };
+	const char *p, *ke;
+
+	if (**cur == '}')
+		return 0;
+	p = tp_json_ws(*cur + 1, e);
+	if (p >= e || *p != '"')
+		return 0;
+	if ((ke = json_string(&j, p, e)) == NULL)
+		return 0;
+	*key = p + 1;
+	*keylen = (size_t)(ke - 1 - *key);
+	*val = tp_json_ws(tp_json_ws(ke, e) + 1, e);
+	if ((*valend = tp_json_value(&j, *val, e)) == NULL)
+		return 0;
+	/* On the ',' before the next member or the closing '}'. */
+	*cur = tp_json_ws(*valend, e);
+	return 1;
+}
+
+/* UTF-8 of code point c at out (room for 4); the byte count. */
+static size_t
+put_utf8(char *out, uint32_t c)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* Four hex digits at p (p + 4 <= e), or -1. */
+static long
+hex4(const char *p, const char *e)
+{
+	long v = 0;
+	int i, h;
+
+	if (e - p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		if ((h = tp_hexval(p[i])) < 0)
+			return -1;
+		v = v << 4 | h;
+	}
+	return v;
+}
+
+size_t
+tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (v++, ve--; v < ve; v++) {
+		char buf[4];
+		size_t k = 1;
+		long c, lo;
+
+		buf[0] = *v;
+		if (*v == '\\' && v + 1 < ve) {
+			switch (*++v) {
+			case 'b': buf[0] = '\b'; break;
+			case 'f': buf[0] = '\f'; break;
+			case 'n': buf[0] = '\n'; break;
+			case 'r': buf[0] = '\r'; break;
+			case 't': buf[0] = '\t'; break;
+			case 'u':
+				if ((c = hex4(v + 1, ve)) < 0) {
+					buf[0] = 'u';	/* lax input */
+					break;
+				}
+				v += 4;
+				if (c >= 0xd800 && c <= 0xdbff && ve - v > 2 &&
+				    v[1] == '\\' && v[2] == 'u' &&
+				    (lo = hex4(v + 3, ve)) >= 0xdc00 &&
+				    lo <= 0xdfff) {
+					c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+					v += 6;
+				} else if (c >= 0xd800 && c <= 0xdfff) {
+					c = 0xfffd;
+				}
+				k = put_utf8(buf, (uint32_t)c);
+				break;
+			default: buf[0] = *v; break;
+			}
+		}
+		if (cap - n < k)
+			return SIZE_MAX;
+		memcpy(out + n, buf, k);
+		n += k;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- writer */
+
+void
+tp_json_put_str(struct tp_out *o, const void *s, size_t n)
+{
+	static const char esc[32] = {
+		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
+		['\t'] = 't'
+	};
+	const unsigned char *p = s;
+	size_t i = 0, run;
+
+	tp_out_putc(o, '"');
+	while (i < n) {
+		/* The longest run that is written as it is. */
+		for (run = i; run < n; ) {
+			unsigned char c = p[run];
+			size_t k;
+			if (c < 0x20 || c == '"' || c == '\\')
+				break;
+			if (c < 0x80)
+				k = 1;
+			else if ((k = tp_utf8_seq(p + run, n - run)) == 0)
+				break;
+			run += k;
+		}
+		tp_out_write(o, p + i, run - i);
+		if ((i = run) == n)
+			break;
+		if (p[i] >= 0x80) {
+			tp_out_write(o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+		} else if (p[i] == '"' || p[i] == '\\') {
+			char b[2] = { '\\', (char)p[i] };
+			tp_out_write(o, b, 2);
+		} else if (esc[p[i]] != 0) {
+			char b[2] = { '\\', esc[p[i]] };
+			tp_out_write(o, b, 2);
+		} else {
+			char b[6] = { '\\', 'u', '0', '0', tp_hex2[p[i] * 2],
+			    tp_hex2[p[i] * 2 + 1] };
+			tp_out_write(o, b, 6);
+		}
+		i++;
+	}
+	tp_out_putc(o, '"');
+}
+
+void
+tp_jw_init(struct tp_jw *w, struct tp_out *o)
+{
+	w->o = o;
+	w->depth = 0;
+	w->empty = 1;
+	w->after_key = 0;
+}
+
+/* Before a value or a key: a separator and the indentation. */
+static void
+jw_place(struct tp_jw *w)
+{
+	int i;
+
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (w->depth == 0)
+		return;
+	tp_out_puts(w->o, w->empty ? "\n" : ",\n");
+	for (i = 0; i < w->depth; i++)
+		tp_out_write(w->o, "  ", 2);
+}
+
+static void
+jw_open(struct tp_jw *w, char c)
+{
+	jw_place(w);
+	tp_out_putc(w->o, c);
+	w->depth++;
+	w->empty = 1;
+}
+
+static void
+jw_close(struct tp_jw *w, char c)
+{
+	int i;
+
+	w->depth--;
+	if (!w->empty) {
+		tp_out_putc(w->o, '\n');
+		for (i = 0; i < w->depth; i++)
+			tp_out_write(w->o, "  ", 2);
+	}
+	tp_out_putc(w->o, c);
+	w->empty = 0;
+}
+
+void tp_jw_open_object(struct tp_jw *w) { jw_open(w, '{'); }
+void tp_jw_close_object(struct tp_jw *w) { jw_close(w, '}'); }
+void tp_jw_open_array(struct tp_jw *w) { jw_open(w, '['); }
+void tp_jw_close_array(struct tp_jw *w) { jw_close(w, ']'); }
+
+void
+tp_jw_key(struct tp_jw *w, const char *key, size_t n)
+{
+	jw_place(w);
+	tp_json_put_str(w->o, key, n);
+	tp_out_write(w->o, ": ", 2);
+	w->after_key = 1;
+	w->empty = 0;
+}
+
+/* A scalar already formatted in [b, e). */
+static void
+jw_scalar(struct tp_jw *w, const char *b, size_t n)
+{
+	jw_place(w);
+	tp_out_write(w->o, b, n);
+	w->empty = 0;
+}
+
+void
+tp_jw_u64(struct tp_jw *w, uint64_t v)
+{
+	char b[24];
+	jw_scalar(w, b, (size_t)(tp_fmt_u64(b, v) - b));
+}
+
+void
+tp_jw_i64(struct tp_jw *w, int64_t v)
+{
+	char b[24];
+	jw_scalar(w, b, (size_t)(tp_fmt_i64(b, v) - b));
+}
+
+void
+tp_jw_bool(struct tp_jw *w, int v)
+{
+	jw_scalar(w, v ? "true" : "false", v ? 4 : 5);
+}
+
+void
+tp_jw_null(struct tp_jw *w)
+{
+	jw_scalar(w, "null", 4);
+}
+
+void
+tp_jw_str(struct tp_jw *w, const void *s, size_t n)
+{
+	jw_place(w);
+	tp_json_put_str(w->o, s, n);
+	w->empty = 0;
+}

@@ -1,0 +1,171 @@
+/*
+ * RapidBin, the binary concurrency trace of RAPID and Wasmgrind.
+ *
+ * An 18-byte big-endian header (i16 threads, i32 locks, i32 variables,
+ * i64 events) and then one big-endian 64-bit word per event: thread id in
+ * bits 0-9, operation 10-13, decor (lock, variable or child thread) 14-47,
+ * location 48-62; bit 63 is unused.  See rapidbin2txt(1), trace-text(5).
+ *
+ * The module is pure: it reads a struct tp_in, writes a struct tp_out and
+ * reports into a struct tp_err.  It never prints and never exits.
+ */
+#ifndef TP_RAPIDBIN_H
+#define TP_RAPIDBIN_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "input.h"
+#include "output.h"
+#include "text.h"
+
+#define RB_HEADER_SIZE 18
+
+#define RB_TID_BITS 10
+#define RB_OP_BITS 4
+#define RB_DECOR_BITS 34
+#define RB_LOC_BITS 15
+#define RB_OP_SHIFT 10
+#define RB_DECOR_SHIFT 14
+#define RB_LOC_SHIFT 48
+#define RB_TID_MAX 0x3ffu
+#define RB_OP_MAX 0xfu
+#define RB_DECOR_MAX UINT64_C(0x3ffffffff)
+#define RB_LOC_MAX 0x7fffu
+#define RB_BIT63 (UINT64_C(1) << 63)
+
+enum rb_op {
+	RB_ACQUIRE, RB_RELEASE, RB_READ, RB_WRITE, RB_FORK, RB_JOIN,
+	RB_BEGIN, RB_END, RB_REQUEST, RB_BRANCH,
+	RB_NOPS			/* 10..15 are invalid */
+};
+
+/* What an operation's decor names. */
+enum rb_decor_kind { RB_D_NONE, RB_D_LOCK, RB_D_VAR, RB_D_THREAD };
+
+/* One event, with values wide enough for text that does not fit yet. */
+struct rb_event {
+	unsigned op;		/* enum rb_op */
+	int bit63;
+	uint64_t tid;
+	uint64_t decor;
+	uint64_t loc;
+};
+
+/* The header fields as stored (raw two's complement bits). */
+struct rb_header {
+	uint16_t threads;
+	uint32_t locks;
+	uint32_t vars;
+	uint64_t events;
+};
+
+extern const char *const rb_kind[RB_NOPS];	/* "acquire", ... */
+extern const char *const rb_decor_key[RB_NOPS];	/* "lock", ..., NULL */
+extern const enum rb_decor_kind rb_decor_kind[RB_NOPS];
+
+static inline uint64_t
+rb_pack(const struct rb_event *e)
+{
+	return (e->tid & RB_TID_MAX) | (uint64_t)(e->op & RB_OP_MAX) << RB_OP_SHIFT |
+	    (e->decor & RB_DECOR_MAX) << RB_DECOR_SHIFT |
+	    (e->loc & RB_LOC_MAX) << RB_LOC_SHIFT | (e->bit63 ? RB_BIT63 : 0);
+}
+
+static inline void
+rb_unpack(uint64_t w, struct rb_event *e)
+{
+	e->tid = w & RB_TID_MAX;
+	e->op = (unsigned)(w >> RB_OP_SHIFT) & RB_OP_MAX;
+	e->decor = (w >> RB_DECOR_SHIFT) & RB_DECOR_MAX;
+	e->loc = (w >> RB_LOC_SHIFT) & RB_LOC_MAX;
+	e->bit63 = (int)(w >> 63);
+}
+
+void rb_header_get(const unsigned char *b, struct rb_header *h);
+void rb_header_put(unsigned char *b, const struct rb_header *h);
+
+/*
+ * The text line of an event, '\n' included, at p; returns the end.  Needs
+ * RB_LINE_MAX bytes of room plus 16 bytes of slack past the end.
+ */
+#define RB_LINE_MAX 128
+char *rb_fmt_event(char *p, const struct rb_event *e);
+
+/* The kind of a text record: an enum rb_op, RB_K_HEADER or RB_K_OTHER. */
+#define RB_K_HEADER (-1)
+#define RB_K_OTHER (-2)
+int rb_rec_kind(const struct tr_rec *rec);
+
+/*
+ * Read a native event record (of kind op, from rb_rec_kind): tid, the
+ * decor field the kind names, loc (absent: 0), decor= on begin, end and
+ * branch, bit63.  Values are not range-checked.  0, or -1 with the error
+ * in the reader's err.
+ */
+int rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
+    struct rb_event *e);
+
+/* ------------------------------------------------------------ decoder */
+
+struct rapidbin_dec_opts {
+	int strict;		/* Wasmgrind's rules: exact counts */
+	int count;		/* count distinct ids even when not strict */
+};
+
+struct rapidbin_dec_stats {
+	struct rb_header header;
+	int have_header;
+	uint64_t events;	/* events decoded */
+	uint64_t threads, locks, vars;	/* distinct, when counted */
+	uint64_t bit63;		/* events with bit 63 set */
+};
+
+/*
+ * RapidBin to text.  Returns 0, or -1 with err set: the text of every
+ * event before the fault has been written.
+ */
+int rapidbin_decode(struct tp_in *in, struct tp_out *out,
+    const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
+    struct tp_err *err);
+
+/* ------------------------------------------------------------ encoder */
+
+struct rapidbin_enc_opts {
+	int strict;		/* records without a RapidBin meaning: error */
+	int dense;		/* map out-of-range lock/var/child/loc values */
+	int no_pc;		/* pc= is not mapped to a location (loc 0) */
+	struct tp_out *meta;	/* Wasmgrind-style metadata JSON, or NULL */
+};
+
+struct rapidbin_enc_stats {
+	uint64_t events;
+	uint64_t skipped;	/* records without a RapidBin meaning */
+	uint64_t first_skipped_line;
+	char first_skipped_kind[32];
+	int header_record;	/* 0 none, 1 used as stored, 2 recounted */
+	uint64_t header_record_events;
+	struct rb_header header;	/* as written */
+	int dense_threads, dense_vars, dense_locks, dense_locs;
+};
+
+/*
+ * Text to RapidBin.  Events are spooled (in memory, then in a temporary
+ * file under $TMPDIR) until the end of input, because the header and the
+ * identity-or-dense decision need the whole trace.  Nothing is written to
+ * out unless the whole input is valid.  Returns 0, or -1 with err filled
+ * (with the line number where one applies); the reader reports into err.
+ */
+int rapidbin_encode(struct tr_reader *r, struct tp_out *out,
+    const struct rapidbin_enc_opts *opts, struct rapidbin_enc_stats *st,
+    struct tp_err *err);
+
+/*
+ * RapidBin has no magic: plausible header counts, whole 8-byte events
+ * when p holds the whole input, valid operations in the first events.
+ * TP_PROBE_MAYBE or TP_PROBE_NO.
+ */
+int rapidbin_probe(const unsigned char *p, size_t n, char *detail,
+    size_t detailsz);
+
+#endif

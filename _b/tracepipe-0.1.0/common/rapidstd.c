@@ -1,0 +1,256 @@
+/*
+ * RAPID STD text: writer and reader.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "format.h"
+#include "rapidstd.h"
+
+/* Op spellings and operand prefixes, indexed by enum rb_op. */
+static const char *const std_op[RB_NOPS] = {
+	"acq", "rel", "r", "w", "fork", "join", "begin", "end", "req", "branch"
+};
+
+static const char std_prefix[RB_NOPS] = {
+	'L', 'L', 'V', 'V', 'T', 'T', 0, 0, 'L', 0
+};
+
+char *
+rs_fmt_event(char *p, const struct rb_event *e)
+{
+	size_t n = strlen(std_op[e->op]);
+
+	*p++ = 'T';
+	p = tp_fmt_u64(p, e->tid);
+	*p++ = '|';
+	memcpy(p, std_op[e->op], n);
+	p += n;
+	if (std_prefix[e->op] != 0) {
+		*p++ = '(';
+		*p++ = std_prefix[e->op];
+		p = tp_fmt_u64(p, e->decor);
+		*p++ = ')';
+	}
+	*p++ = '|';
+	p = tp_fmt_u64(p, e->loc);
+	*p++ = '\n';
+	return p;
+}
+
+/* Decimal digits at *s up to end or a non-digit; -1 if none or too big. */
+static int
+std_number(const char **s, const char *end, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+
+	if (p == end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+int
+rs_parse(const char *line, size_t len, struct rb_event *e,
+    const char **why, size_t *col)
+{
+	const char *p = line, *end = line + len, *op, *bar;
+	size_t oplen;
+	unsigned i;
+
+	memset(e, 0, sizeof *e);
+	if (p < end && *p == 'T')
+		p++;
+	if (std_number(&p, end, &e->tid) < 0) {
+		*why = "thread: expected T<number>";
+		goto fail;
+	}
+	if (p == end || *p != '|') {
+		*why = "expected '|' after the thread";
+		goto fail;
+	}
+	op = ++p;
+	bar = memchr(p, '|', (size_t)(end - p));
+	if (bar == NULL) {
+		*why = "expected three '|'-separated fields";
+		goto fail;
+	}
+	for (oplen = 0; op + oplen < bar && op[oplen] >= 'a' &&
+	    op[oplen] <= 'z'; oplen++)
+		;
+	for (i = 0; i < RB_NOPS; i++)
+		if (strlen(std_op[i]) == oplen &&
+		    memcmp(op, std_op[i], oplen) == 0)
+			break;
+	if (i == RB_NOPS) {
+		*why = "unknown operation (acq rel r w fork join begin end "
+		    "req branch)";
+		goto fail;
+	}
+	e->op = i;
+	p = op + oplen;
+	if (std_prefix[i] != 0) {
+		if (p == bar || *p != '(') {
+			*why = "expected '(' and an operand";
+			goto fail;
+		}
+		p++;
+		if (p < bar && *p == std_prefix[i])
+			p++;
+		if (std_number(&p, bar, &e->decor) < 0) {
+			*why = std_prefix[i] == 'L' ? "expected a lock: "
+			    "L<number> or <number>" : std_prefix[i] == 'V' ?
+			    "expected a variable: V<number> or <number>" :
+			    "expected a thread: T<number> or <number>";
+			goto fail;
+		}
+		if (p == bar || *p != ')') {
+			*why = "expected ')' after the operand";
+			goto fail;
+		}
+		p++;
+	} else if (bar - p == 2 && p[0] == '(' && p[1] == ')') {
+		p += 2;		/* RAPID also accepts "begin()" */
+	}
+	if (p != bar) {
+		*why = "unexpected text after the operation";
+		goto fail;
+	}
+	p = bar + 1;
+	if (std_number(&p, end, &e->loc) < 0 || p != end) {
+		*why = memchr(bar + 1, '|', (size_t)(end - bar - 1)) != NULL ?
+		    "more than three '|'-separated fields" :
+		    "location: expected a decimal number";
+		goto fail;
+	}
+	return 0;
+fail:
+	*col = (size_t)(p - line) + 1;
+	return -1;
+}
+
+int
+std_encode(struct tr_reader *r, struct tp_out *out,
+    const struct std_enc_opts *opts, struct std_enc_stats *st,
+    struct tp_err *err)
+{
+	struct tr_rec *rec = malloc(sizeof *rec);
+	struct rb_event e;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	r->err = err;
+	if (rec == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	while ((rc = tr_next(r, rec)) > 0) {
+		int k = rb_rec_kind(rec);
+		char *p;
+
+		if (k == RB_K_HEADER)
+			continue;
+		if (k == RB_K_OTHER) {
+			if (st->skipped++ == 0) {
+				size_t n = rec->kindlen <
+				    sizeof st->first_skipped_kind - 1 ?
+				    rec->kindlen :
+				    sizeof st->first_skipped_kind - 1;
+				memcpy(st->first_skipped_kind, rec->kind, n);
+				st->first_skipped_kind[n] = '\0';
+				st->first_skipped_line = rec->lineno;
+			}
+			continue;
+		}
+		if ((rc = rb_rec_event(r, rec, k, &e)) < 0)
+			break;
+		/* RAPID reads loc with Integer.parseInt and drops the line. */
+		if (e.loc > INT32_MAX) {
+			rc = tr_fail(r, rec, tr_find(rec, "loc"), "does not fit "
+			    "RAPID's location, a Java int (max 2147483647)");
+			break;
+		}
+		if (k == RB_REQUEST && !opts->keep_request) {
+			st->requests++;
+			continue;
+		}
+		if (k == RB_BRANCH && !opts->keep_branch) {
+			st->branches++;
+			continue;
+		}
+		if (e.bit63 || (rb_decor_kind[k] == RB_D_NONE && e.decor != 0))
+			st->lossy++;
+		p = tp_out_reserve(out, RB_LINE_MAX);
+		tp_out_commit(out, rs_fmt_event(p, &e));
+		st->events++;
+	}
+	free(rec);
+	return rc;
+}
+
+int
+std_decode(struct tp_in *in, struct tp_out *out,
+    const struct std_dec_opts *opts, struct std_dec_stats *st,
+    struct tp_err *err)
+{
+	uint64_t lineno = 0;
+	struct rb_event e;
+	char *line;
+	size_t len;
+	int rc;
+
+	(void)opts;
+	memset(st, 0, sizeof *st);
+	while ((rc = tp_in_line(in, &line, &len)) > 0) {
+		const char *why;
+		size_t col, i;
+		char *p;
+
+		lineno++;
+		for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+			;
+		if (i == len)
+			continue;
+		if (rs_parse(line, len, &e, &why, &col) < 0) {
+			err->line = lineno;
+			err->col = col;
+			return tp_fail(err, TP_EXIT_DATA, "%s", why);
+		}
+		p = tp_out_reserve(out, RB_LINE_MAX + 16);
+		tp_out_commit(out, rb_fmt_event(p, &e));
+		st->events++;
+	}
+	return rc;
+}
+
+/* The first line that is not blank parses as an STD event. */
+int
+std_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
+{
+	const char *s = (const char *)p, *e = s + n, *nl;
+	struct rb_event ev;
+	const char *why;
+	size_t col;
+
+	if (detailsz > 0)
+		detail[0] = '\0';
+	while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	if ((nl = memchr(s, '\n', (size_t)(e - s))) == NULL) {
+		if (n >= TP_PROBE_LEN)
+			return TP_PROBE_NO;	/* a line longer than any STD */
+		nl = e;
+	}
+	if (nl > s && nl[-1] == '\r')
+		nl--;
+	if (nl == s || rs_parse(s, (size_t)(nl - s), &ev, &why, &col) < 0)
+		return TP_PROBE_NO;
+	return TP_PROBE_MAYBE;
+}

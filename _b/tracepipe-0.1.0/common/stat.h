@@ -1,0 +1,47 @@
+/*
+ * One-pass summary of trace text streams (txtstat), as a pure module:
+ * records are added one by one, the report is written to an output
+ * object at the end.
+ *
+ * Memory grows with the distinct keys counted only (threads, kinds, event
+ * names, data and code addresses, locks, lock-thread pairs, fork and join
+ * edges, --by values), about 60 bytes per key.  Each table keeps at most
+ * max_keys keys; past that, its distinct count is an estimate (about
+ * 1.6 % standard error, distinct.h) and its per-key figures cover the
+ * keys kept; the report says so.
+ */
+#ifndef TP_STAT_H
+#define TP_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "output.h"
+#include "text.h"
+
+#define TS_MAX_KEYS_DEFAULT (1u << 20)
+
+struct ts_opts {
+	size_t top;		/* rows per table; 0: all */
+	size_t max_keys;	/* per table */
+	const char *by;		/* --by FIELD: only a count table, or NULL */
+	int json;
+};
+
+struct ts_stat;
+
+struct ts_stat *ts_new(const struct ts_opts *o);
+void ts_free(struct ts_stat *s);
+
+/*
+ * Add every record of one input.  Returns 0, or -1 with r->err filled (a
+ * malformed line, or a shared field (tid, ts, seq, pc, addr, var, loc,
+ * lock, child) that holds no number, or out of memory).
+ */
+int ts_add_input(struct ts_stat *s, struct tr_reader *r);
+
+/* Write the report. */
+void ts_report(struct ts_stat *s, struct tp_out *o);
+
+#endif

@@ -1,0 +1,993 @@
+/*
+ * The trace text stream: the only code that writes or reads a line.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "fmt.h"
+#include "text.h"
+
+/* ------------------------------------------------------------ characters */
+
+/* 1: allowed in a bare string; 2: allowed in a key. */
+static const unsigned char cclass[256] = {
+	['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3,
+	['G'] = 3, ['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3,
+	['M'] = 3, ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3,
+	['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3,
+	['Y'] = 3, ['Z'] = 3,
+	['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3,
+	['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3,
+	['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3,
+	['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3,
+	['y'] = 3, ['z'] = 3,
+	['0'] = 3, ['1'] = 3, ['2'] = 3, ['3'] = 3, ['4'] = 3, ['5'] = 3,
+	['6'] = 3, ['7'] = 3, ['8'] = 3, ['9'] = 3,
+	['_'] = 3, ['.'] = 3, ['-'] = 3,
+	[':'] = 1, ['/'] = 1, ['@'] = 1, ['%'] = 1, ['+'] = 1, ['#'] = 1,
+};
+
+#define IS_BARE(c) (cclass[(unsigned char)(c)] & 1)
+#define IS_KEY(c) (cclass[(unsigned char)(c)] & 2)
+#define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+int
+tp_bare_ok(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!IS_BARE(p[i]))
+			return 0;
+	/* Words the reader would take for another type stay quoted. */
+	if ((n == 4 && memcmp(p, "true", 4) == 0) ||
+	    (n == 5 && memcmp(p, "false", 5) == 0) ||
+	    (n == 4 && memcmp(p, "null", 4) == 0))
+		return 0;
+	return 1;
+}
+
+size_t
+tp_utf8_seq(const unsigned char *p, size_t n)
+{
+	unsigned c = p[0];
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && p[1] < 0xa0)
+			return 0;	/* overlong */
+		if (c == 0xed && p[1] >= 0xa0)
+			return 0;	/* surrogate */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && p[1] < 0x90)
+			return 0;
+		if (c == 0xf4 && p[1] >= 0x90)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- writer */
+
+void
+tw_begin(struct tp_out *o, const char *kind)
+{
+	tp_out_puts(o, kind);
+}
+
+void
+tw_end(struct tp_out *o)
+{
+	tp_out_putc(o, '\n');
+}
+
+void
+tw_key(struct tp_out *o, const char *key)
+{
+	size_t n = strlen(key);
+	char *p = tp_out_reserve(o, n + 2);
+
+	*p++ = ' ';
+	memcpy(p, key, n);
+	p += n;
+	*p++ = '=';
+	tp_out_commit(o, p);
+}
+
+void
+tv_u64(struct tp_out *o, uint64_t v)
+{
+	tp_out_commit(o, tp_fmt_u64(tp_out_reserve(o, 20), v));
+}
+
+void
+tv_i64(struct tp_out *o, int64_t v)
+{
+	tp_out_commit(o, tp_fmt_i64(tp_out_reserve(o, 21), v));
+}
+
+void
+tv_hex(struct tp_out *o, uint64_t v)
+{
+	tp_out_commit(o, tp_fmt_hex(tp_out_reserve(o, 18), v));
+}
+
+void
+tv_bytes(struct tp_out *o, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n > 0) {
+		size_t k = n < TP_OUT_SLACK / 2 ? n : TP_OUT_SLACK / 2;
+		tp_out_commit(o, tp_fmt_hexbytes(tp_out_reserve(o, 2 * k), b, k));
+		b += k;
+		n -= k;
+	}
+}
+
+void
+tv_qstr(struct tp_out *o, const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	size_t i = 0;
+	char *d;
+
+	tp_out_putc(o, '"');
+	while (i < n) {
+		/* Room for a chunk; the worst case is 4 output bytes per byte. */
+		char *lim;
+		d = tp_out_reserve(o, 4096);
+		lim = d + 4096 - 8;
+		while (i < n && d < lim) {
+			unsigned c = p[i];
+			if (c >= 0x20 && c < 0x7f) {
+				if (c == '"' || c == '\\')
+					*d++ = '\\';
+				*d++ = (char)c;
+				i++;
+			} else if (c >= 0x80) {
+				size_t k = tp_utf8_seq(p + i, n - i);
+				if (k == 0)
+					goto hex;
+				memcpy(d, p + i, k);
+				d += k;
+				i += k;
+			} else if (c == '\n') {
+				*d++ = '\\', *d++ = 'n', i++;
+			} else if (c == '\r') {
+				*d++ = '\\', *d++ = 'r', i++;
+			} else if (c == '\t') {
+				*d++ = '\\', *d++ = 't', i++;
+			} else {
+hex:
+				*d++ = '\\', *d++ = 'x';
+				memcpy(d, tp_hex2 + c * 2, 2);
+				d += 2;
+				i++;
+			}
+		}
+		tp_out_commit(o, d);
+	}
+	tp_out_putc(o, '"');
+}
+
+void
+tv_str(struct tp_out *o, const void *s, size_t n)
+{
+	if (tp_bare_ok(s, n))
+		tp_out_write(o, s, n);
+	else
+		tv_qstr(o, s, n);
+}
+
+void
+tv_bool(struct tp_out *o, int v)
+{
+	tp_out_puts(o, v ? "true" : "false");
+}
+
+void
+tv_null(struct tp_out *o)
+{
+	tp_out_puts(o, "null");
+}
+
+void
+tv_f64(struct tp_out *o, double v)
+{
+	char buf[48];
+	int prec, n;
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof bits);
+	if (isnan(v)) {
+		if (bits == UINT64_C(0x7ff8000000000000)) {
+			tp_out_puts(o, "nan");
+		} else {
+			tp_out_puts(o, "nan:");
+			tv_hex(o, bits);
+		}
+		return;
+	}
+	if (isinf(v)) {
+		tp_out_puts(o, v > 0 ? "inf" : "-inf");
+		return;
+	}
+	/* The shortest %g that reads back to the same bits. */
+	for (prec = 1; prec <= 17; prec++) {
+		n = snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* Always look like a float, never like an integer. */
+	if (strpbrk(buf, ".e") == NULL)
+		memcpy(buf + n, ".0", 3);
+	tp_out_puts(o, buf);
+}
+
+void
+tv_open_list(struct tp_out *o)
+{
+	tp_out_putc(o, '[');
+}
+
+void
+tv_close_list(struct tp_out *o)
+{
+	tp_out_putc(o, ']');
+}
+
+void
+tv_open_map(struct tp_out *o)
+{
+	tp_out_putc(o, '{');
+}
+
+void
+tv_close_map(struct tp_out *o)
+{
+	tp_out_putc(o, '}');
+}
+
+void
+tv_sep(struct tp_out *o)
+{
+	tp_out_putc(o, ',');
+}
+
+void
+tv_mapkey(struct tp_out *o, const char *key, size_t n)
+{
+	if (tp_bare_ok(key, n) && memchr(key, ':', n) == NULL)
+		tp_out_write(o, key, n);
+	else
+		tv_qstr(o, key, n);
+	tp_out_putc(o, ':');
+}
+
+void
+tw_u64(struct tp_out *o, const char *key, uint64_t v)
+{
+	tw_key(o, key);
+	tv_u64(o, v);
+}
+
+void
+tw_i64(struct tp_out *o, const char *key, int64_t v)
+{
+	tw_key(o, key);
+	tv_i64(o, v);
+}
+
+void
+tw_hex(struct tp_out *o, const char *key, uint64_t v)
+{
+	tw_key(o, key);
+	tv_hex(o, v);
+}
+
+void
+tw_bytes(struct tp_out *o, const char *key, const void *p, size_t n)
+{
+	tw_key(o, key);
+	tv_bytes(o, p, n);
+}
+
+void
+tw_str(struct tp_out *o, const char *key, const void *p, size_t n)
+{
+	tw_key(o, key);
+	tv_str(o, p, n);
+}
+
+void
+tw_qstr(struct tp_out *o, const char *key, const void *p, size_t n)
+{
+	tw_key(o, key);
+	tv_qstr(o, p, n);
+}
+
+void
+tw_bool(struct tp_out *o, const char *key, int v)
+{
+	tw_key(o, key);
+	tv_bool(o, v);
+}
+
+void
+tw_f64(struct tp_out *o, const char *key, double v)
+{
+	tw_key(o, key);
+	tv_f64(o, v);
+}
+
+void
+tw_null(struct tp_out *o, const char *key)
+{
+	tw_key(o, key);
+	tv_null(o);
+}
+
+/* ---------------------------------------------------------------- reader */
+
+void
+tr_init(struct tr_reader *r, struct tp_in *in)
+{
+	r->in = in;
+	r->err = in->err;
+	r->lineno = 0;
+}
+
+int
+tr_line(struct tr_reader *r, char **line, size_t *len)
+{
+	int rc = tp_in_line(r->in, line, len);
+
+	if (rc > 0)
+		r->lineno++;
+	else if (rc < 0 && r->err->line == 0 && r->err->offset == TP_NONE)
+		r->err->line = r->lineno + 1;
+	return rc;
+}
+
+static int
+syntax_error(struct tr_reader *r, const char *line, const char *at,
+    const char *what)
+{
+	r->err->line = r->lineno;
+	r->err->col = (uint64_t)(at - line) + 1;
+	r->err->offset = TP_NONE;
+	return tp_fail(r->err, TP_EXIT_DATA, "%s", what);
+}
+
+/*
+ * Check one value starting at p; returns its end, or NULL with *bad set
+ * to where and *why to what is wrong.  depth > 0 inside a list or map,
+ * where ',' ']' and '}' end a bare word.
+ */
+static const char *
+scan_value(const char *p, const char *end, int depth, const char **bad,
+    const char **why)
+{
+	if (depth > 64) {
+		*bad = p, *why = "lists and maps nested too deeply";
+		return NULL;
+	}
+	if (p < end && *p == '"') {
+		for (p++; p < end; p++) {
+			if (*p == '"')
+				return p + 1;
+			if (*p != '\\')
+				continue;
+			if (++p >= end)
+				break;
+			switch (*p) {
+			case '\\': case '"': case 'n': case 'r': case 't':
+				break;
+			case 'x':
+				if (end - p < 3 || tp_hexval(p[1]) < 0 ||
+				    tp_hexval(p[2]) < 0) {
+					*bad = p - 1, *why = "bad \\x escape";
+					return NULL;
+				}
+				p += 2;
+				break;
+			default:
+				*bad = p - 1, *why = "unknown escape in string";
+				return NULL;
+			}
+		}
+		*bad = end, *why = "unterminated string";
+		return NULL;
+	}
+	if (p < end && (*p == '[' || *p == '{')) {
+		char close = *p == '[' ? ']' : '}';
+		int map = *p == '{';
+		p++;
+		if (p < end && *p == close)
+			return p + 1;
+		for (;;) {
+			if (map) {
+				const char *k = p;
+				if (p < end && *p == '"') {
+					p = scan_value(p, end, depth + 1, bad, why);
+					if (p == NULL)
+						return NULL;
+				} else {
+					while (p < end && IS_BARE(*p) && *p != ':')
+						p++;
+				}
+				if (p == k || p >= end || *p != ':') {
+					*bad = p, *why = "expected key: in map";
+					return NULL;
+				}
+				p++;
+			}
+			if (p >= end || *p == ',' || *p == close || IS_BLANK(*p)) {
+				*bad = p, *why = "missing value in list or map";
+				return NULL;
+			}
+			p = scan_value(p, end, depth + 1, bad, why);
+			if (p == NULL)
+				return NULL;
+			if (p < end && *p == ',') {
+				p++;
+				continue;
+			}
+			if (p < end && *p == close)
+				return p + 1;
+			*bad = p, *why = map ? "expected ',' or '}'" :
+			    "expected ',' or ']'";
+			return NULL;
+		}
+	}
+	while (p < end && IS_BARE(*p))
+		p++;
+	if (p < end && !IS_BLANK(*p) &&
+	    !(depth > 0 && (*p == ',' || *p == ']' || *p == '}'))) {
+		*bad = p, *why = "unexpected character in value "
+		    "(strings with such characters must be quoted)";
+		return NULL;
+	}
+	return p;
+}
+
+int
+tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
+{
+	const char *p = line, *end = line + len, *bad, *why;
+
+	rec->line = line;
+	rec->len = len;
+	rec->lineno = r->lineno;
+	rec->nf = 0;
+	while (p < end && IS_BLANK(*p))
+		p++;
+	if (p == end || *p == '#')
+		return 0;
+	rec->kind = p;
+	while (p < end && IS_KEY(*p))
+		p++;
+	rec->kindlen = (size_t)(p - rec->kind);
+	if (rec->kindlen == 0 || (p < end && !IS_BLANK(*p)))
+		return syntax_error(r, line, p, "bad record kind");
+	for (;;) {
+		struct tr_field *f;
+		const char *k;
+
+		while (p < end && IS_BLANK(*p))
+			p++;
+		if (p == end)
+			return 1;
+		k = p;
+		while (p < end && IS_KEY(*p))
+			p++;
+		if (p == k || p == end || *p != '=')
+			return syntax_error(r, line, p == k ? k : p,
+			    "expected key=value");
+		if (rec->nf == TR_MAXFIELDS)
+			return syntax_error(r, line, k, "too many fields");
+		f = &rec->f[rec->nf++];
+		f->key = k;
+		f->keylen = (uint32_t)(p - k);
+		f->val = ++p;
+		p = scan_value(p, end, 0, &bad, &why);
+		if (p == NULL)
+			return syntax_error(r, line, bad, why);
+		if (p < end && !IS_BLANK(*p))
+			return syntax_error(r, line, p,
+			    "expected a blank after the value");
+		f->vallen = (uint32_t)(p - f->val);
+	}
+}
+
+int
+tr_next(struct tr_reader *r, struct tr_rec *rec)
+{
+	char *line;
+	size_t len;
+	int rc;
+
+	while ((rc = tr_line(r, &line, &len)) > 0) {
+		rc = tr_parse(r, line, len, rec);
+		if (rc != 0)
+			return rc;
+	}
+	return rc;
+}
+
+int
+tr_is(const struct tr_rec *rec, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	return rec->kindlen == n && memcmp(rec->kind, kind, n) == 0;
+}
+
+const struct tr_field *
+tr_find(const struct tr_rec *rec, const char *key)
+{
+	size_t n = strlen(key), i;
+
+	for (i = 0; i < rec->nf; i++)
+		if (rec->f[i].keylen == n && memcmp(rec->f[i].key, key, n) == 0)
+			return &rec->f[i];
+	return NULL;
+}
+
+int
+tr_fail(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	r->err->line = rec->lineno;
+	r->err->col = f ? (uint64_t)(f->val - rec->line) + 1 : 0;
+	r->err->offset = TP_NONE;
+	if (f == NULL)
+		return tp_fail(r->err, TP_EXIT_DATA, "%s", msg);
+	return tp_fail(r->err, TP_EXIT_DATA, "field \"%.*s\": \"%.*s\": %s",
+	    (int)f->keylen, f->key, f->vallen > 40 ? 40 : (int)f->vallen,
+	    f->val, msg);
+}
+
+/* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */
+static const unsigned char hexdigit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+	['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+int
+tp_parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (i = 2; i < n; i++) {
+			int h = hexdigit[(unsigned char)s[i]] - 1;
+			if (h < 0 || x > UINT64_MAX >> 4)
+				return -1;
+			x = x << 4 | (unsigned)h;
+		}
+		*v = x;
+		return 0;
+	}
+	if (n == 0)
+		return -1;
+	if (n < 20) {
+		/* At most 19 digits cannot overflow: no check per digit. */
+		for (i = 0; i < n; i++) {
+			unsigned d = (unsigned char)s[i] - '0';
+			if (d > 9)
+				return -1;
+			x = x * 10 + d;
+		}
+		*v = x;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int
+tp_parse_i64(const char *s, size_t n, int64_t *v)
+{
+	uint64_t x;
+
+	if (n > 0 && s[0] == '-') {
+		if (tp_parse_u64(s + 1, n - 1, &x) < 0 ||
+		    x > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*v = x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x;
+		return 0;
+	}
+	if (tp_parse_u64(s, n, &x) < 0 || x > INT64_MAX)
+		return -1;
+	*v = (int64_t)x;
+	return 0;
+}
+
+int
+tr_u64(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    uint64_t *v)
+{
+	if (tp_parse_u64(f->val, f->vallen, v) < 0)
+		return tr_fail(r, rec, f, f->vallen > 0 && f->val[0] == '-' ?
+		    "negative value where an unsigned one is expected" :
+		    "not an unsigned 64-bit number");
+	return 0;
+}
+
+int
+tr_i64(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    int64_t *v)
+{
+	if (tp_parse_i64(f->val, f->vallen, v) < 0)
+		return tr_fail(r, rec, f, "not a signed 64-bit number");
+	return 0;
+}
+
+int
+tr_bool(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    int *v)
+{
+	if (f->vallen == 4 && memcmp(f->val, "true", 4) == 0)
+		*v = 1;
+	else if (f->vallen == 5 && memcmp(f->val, "false", 5) == 0)
+		*v = 0;
+	else
+		return tr_fail(r, rec, f, "not true or false");
+	return 0;
+}
+
+int
+tr_f64(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    double *v)
+{
+	char buf[64];
+	char *e;
+	uint64_t bits;
+
+	if (f->vallen > 4 && memcmp(f->val, "nan:", 4) == 0) {
+		if (tp_parse_u64(f->val + 4, f->vallen - 4, &bits) < 0 ||
+		    (bits & UINT64_C(0x7ff0000000000000)) !=
+		    UINT64_C(0x7ff0000000000000) ||
+		    (bits & UINT64_C(0x000fffffffffffff)) == 0)
+			return tr_fail(r, rec, f, "bad NaN bit pattern");
+		memcpy(v, &bits, sizeof bits);
+		return 0;
+	}
+	if (f->vallen == 3 && memcmp(f->val, "nan", 3) == 0) {
+		bits = UINT64_C(0x7ff8000000000000);
+		memcpy(v, &bits, sizeof bits);
+		return 0;
+	}
+	if (f->vallen == 0 || f->vallen >= sizeof buf ||
+	    !(f->val[0] == '-' || f->val[0] == '.' ||
+	    (f->val[0] >= '0' && f->val[0] <= '9') || f->val[0] == 'i'))
+		return tr_fail(r, rec, f, "not a number");
+	memcpy(buf, f->val, f->vallen);
+	buf[f->vallen] = '\0';
+	if (strcmp(buf, "inf") == 0 || strcmp(buf, "-inf") == 0) {
+		*v = buf[0] == '-' ? -INFINITY : INFINITY;
+		return 0;
+	}
+	*v = strtod(buf, &e);
+	if (*e != '\0' || strchr(buf, 'n') != NULL || strchr(buf, 'x') != NULL)
+		return tr_fail(r, rec, f, "not a number");
+	return 0;
+}
+
+int
+tr_bytes(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    void *dst, size_t cap, size_t *n)
+{
+	unsigned char *d = dst;
+	size_t i;
+
+	if (f->vallen % 2 != 0)
+		return tr_fail(r, rec, f, "odd number of hex digits");
+	if (f->vallen / 2 > cap)
+		return tr_fail(r, rec, f, "more than %zu bytes", cap);
+	for (i = 0; i < f->vallen; i += 2) {
+		int hi = tp_hexval(f->val[i]), lo = tp_hexval(f->val[i + 1]);
+		if (hi < 0 || lo < 0)
+			return tr_fail(r, rec, f, "not a hex byte string");
+		d[i / 2] = (unsigned char)(hi << 4 | lo);
+	}
+	*n = f->vallen / 2;
+	return 0;
+}
+
+/* The length of the string a quoted value stands for. */
+static size_t
+unquoted_len(const char *val, size_t n)
+{
+	const char *p = val + 1, *end = val + n - 1;
+	size_t k = 0;
+
+	for (; p < end; p++, k++)
+		if (*p == '\\')
+			p += p[1] == 'x' ? 3 : 1;
+	return k;
+}
+
+size_t
+tp_unquote(const char *val, size_t n, char *dst)
+{
+	const char *p = val + 1, *end = val + n - 1;
+	size_t k = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
+		if (c == '\\') {
+			switch (*++p) {
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'x':
+				c = (char)(tp_hexval(p[1]) << 4 | tp_hexval(p[2]));
+				p += 2;
+				break;
+			default: c = *p; break;
+			}
+		}
+		dst[k++] = c;
+	}
+	return k;
+}
+
+int
+tr_str(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
+    void *dst, size_t cap, size_t *n)
+{
+	const char *p = f->val;
+
+	if (f->vallen == 0 || *p != '"') {
+		if (f->vallen > cap)
+			return tr_fail(r, rec, f, "longer than %zu bytes", cap);
+		if (f->vallen == 0 || *p == '[' || *p == '{')
+			return tr_fail(r, rec, f, "not a string");
+		memcpy(dst, p, f->vallen);
+		*n = f->vallen;
+		return 0;
+	}
+	/* Each escape is longer than its byte: the string is at most vallen - 2. */
+	if (f->vallen - 2 > cap && unquoted_len(p, f->vallen) > cap)
+		return tr_fail(r, rec, f, "longer than %zu bytes", cap);
+	*n = tp_unquote(p, f->vallen, dst);
+	return 0;
+}
+
+int
+tr_is_null(const struct tr_field *f)
+{
+	return f->vallen == 4 && memcmp(f->val, "null", 4) == 0;
+}
+
+int
+tr_get_u64(struct tr_reader *r, const struct tr_rec *rec, const char *key,
+    uint64_t *v, int required)
+{
+	const struct tr_field *f = tr_find(rec, key);
+
+	if (f == NULL) {
+		if (!required)
+			return 0;
+		return tr_fail(r, rec, NULL, "%.*s record without field \"%s\"",
+		    (int)rec->kindlen, rec->kind, key);
+	}
+	return tr_u64(r, rec, f, v) < 0 ? -1 : 1;
+}
+
+int
+tr_elem(const char **cur, const char *end, const char **key, size_t *keylen,
+    const char **val, size_t *vallen)
+{
+	const char *p = *cur, *bad, *why;
+	int map;
+
+	if (p >= end)
+		return 0;
+	if (*p == '[' || *p == '{')
+		p++;			/* first call: step into the container */
+	else if (*p == ',')
+		p++;
+	else
+		return 0;		/* at the closing bracket */
+	if (p < end && (*p == ']' || *p == '}')) {
+		*cur = p;
+		return 0;
+	}
+	map = 0;
+	if (key != NULL) {
+		/* A map element is key ':' value; the key has no '[' or '{'. */
+		const char *q = p;
+		if (q < end && *q == '"')
+			q = scan_value(q, end, 1, &bad, &why);
+		else
+			while (q < end && IS_BARE(*q) && *q != ':')
+				q++;
+		if (q != NULL && q < end && *q == ':' && q > p) {
+			map = 1;
+			*key = p;
+			*keylen = (size_t)(q - p);
+			p = q + 1;
+		}
+	}
+	if (!map && key != NULL) {
+		*key = NULL;
+		*keylen = 0;
+	}
+	*val = p;
+	p = scan_value(p, end, 1, &bad, &why);
+	if (p == NULL)
+		return 0;
+	*vallen = (size_t)(p - *val);
+	*cur = p;
+	return 1;
+}
+
+/* The next '=' in [p, end), or NULL; inline, as lines are short. */
+static inline const char *
+next_eq(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i eq = _mm_set1_epi8('=');
+
+	for (; end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(const void *)p), eq));
+		if (m != 0)
+			return p + __builtin_ctz(m);
+	}
+#endif
+	for (; p < end; p++)
+		if (*p == '=')
+			return p;
+	return NULL;
+}
+
+/* Is [eq - keylen, eq) the whole key, after a blank? */
+static inline int
+key_before(const char *line, const char *eq, const char *key, size_t keylen)
+{
+	const char *k = eq - keylen;
+	size_t i;
+
+	if ((size_t)(eq - line) <= keylen || !IS_BLANK(k[-1]))
+		return 0;
+	for (i = 0; i < keylen; i++)
+		if (k[i] != key[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * One pass over the line, from '=' to '='.  Outside quoted,
+ * list and map values every '=' ends a key: keys, kinds and bare values
+ * cannot hold one.  So the key is checked backwards from each '=', and a
+ * value that may hold quotes ('"', '[' or '{') is skipped whole.
+ */
+/*
+ * One pass over the fields, looking for up to 32 keys at once (each key
+ * once in keys[]); returns a bit mask of the keys found and their values.
+ * Inline, so that tr_peek and tr_peek2 get a loop over a constant count.
+ */
+static inline uint32_t
+peek_keys(const char *line, size_t len, const char *const *key,
+    const size_t *keylen, unsigned nkeys, const char **val, size_t *vallen)
+{
+	const char *p = line, *end = line + len, *eq, *bad, *why;
+	uint32_t found = 0, all = nkeys >= 32 ? UINT32_MAX :
+	    (UINT32_C(1) << nkeys) - 1;
+
+	while ((eq = next_eq(p, end)) != NULL) {
+		const char *v = eq + 1;
+		unsigned which;
+
+		for (which = 0; which < nkeys; which++)
+			if (key_before(line, eq, key[which], keylen[which]))
+				break;
+		if (v < end && (*v == '"' || *v == '[' || *v == '{')) {
+			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL)
+				return 0;	/* malformed: the encoder will say so */
+		} else {
+			/* A bare value holds no '=': look for its end only if wanted. */
+			p = v;
+			if (which < nkeys)
+				while (p < end && !IS_BLANK(*p))
+					p++;
+		}
+		if (which < nkeys && !(found & (UINT32_C(1) << which))) {
+			val[which] = v;
+			vallen[which] = (size_t)(p - v);
+			found |= UINT32_C(1) << which;
+			if (found == all)
+				break;
+		}
+	}
+	return found;
+}
+
+int
+tr_peek(const char *line, size_t len, const char *key, size_t keylen,
+    const char **val, size_t *vallen)
+{
+	return (int)peek_keys(line, len, &key, &keylen, 1, val, vallen);
+}
+
+unsigned
+tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
+    const char *key2, size_t keylen2, const char *val[2], size_t vallen[2])
+{
+	const char *keys[2] = { key1, key2 };
+	size_t lens[2] = { keylen1, keylen2 };
+
+	return peek_keys(line, len, keys, lens, 2, val, vallen);
+}
+
+uint32_t
+tr_peekn(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals, size_t *vallens)
+{
+	return peek_keys(line, len, keys, keylens, nkeys > 32 ? 32 : nkeys,
+	    vals, vallens);
+}
+
+/* ---------------------------------------------------------- shared kinds */
+
+#define M3 "\377\377\377"
+#define M4 M3 "\377"
+#define M5 M4 "\377"
+#define M6 M5 "\377"
+#define M7 M6 "\377"
+#define KIND(name, c0, c2, n, mask, kind) \
+	[TP_KIND_HASH(c0, c2, n)] = { name, mask, n, kind }
+
+const struct tp_kind_name tp_kind_tab[32] = {
+	KIND("insn", 'i', 's', 4, M4, TK_INSN),
+	KIND("read", 'r', 'a', 4, M4, TK_READ),
+	KIND("write", 'w', 'i', 5, M5, TK_WRITE),
+	KIND("acquire", 'a', 'q', 7, M7, TK_ACQUIRE),
+	KIND("release", 'r', 'l', 7, M7, TK_RELEASE),
+	KIND("request", 'r', 'q', 7, M7, TK_REQUEST),
+	KIND("fork", 'f', 'r', 4, M4, TK_FORK),
+	KIND("join", 'j', 'i', 4, M4, TK_JOIN),
+	KIND("begin", 'b', 'g', 5, M5, TK_BEGIN),
+	KIND("end", 'e', 'd', 3, M3, TK_END),
+	KIND("branch", 'b', 'a', 6, M6, TK_BRANCH),
+	KIND("event", 'e', 'e', 5, M5, TK_EVENT),
+};

@@ -1,0 +1,255 @@
+/*
+ * The trace text stream: the one reader and the one writer of lines.
+ * See trace-text(5) for the grammar.
+ *
+ *   KIND key=value key=value ...
+ *
+ * Values: decimal (signed or not), hex "0x..", byte strings as bare hex
+ * pairs, strings bare ([A-Za-z0-9_.:/@%+#-]+) or "quoted" with \\ \" \n
+ * \r \t \xHH, true/false, floats (shortest round-trip, nan, inf, -inf,
+ * nan:0x<bits>), null, lists [v,v] and maps {k:v,k:v}, nestable.
+ */
+#ifndef TP_TEXT_H
+#define TP_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "diag.h"
+#include "input.h"
+#include "output.h"
+
+/* ---------------------------------------------------------------- writer */
+
+/* Start a record: writes KIND. */
+void tw_begin(struct tp_out *o, const char *kind);
+/* End the record: writes '\n'. */
+void tw_end(struct tp_out *o);
+
+/* Fields: each writes " key=value". */
+void tw_u64(struct tp_out *o, const char *key, uint64_t v);
+void tw_i64(struct tp_out *o, const char *key, int64_t v);
+void tw_hex(struct tp_out *o, const char *key, uint64_t v);
+void tw_bytes(struct tp_out *o, const char *key, const void *p, size_t n);
+/* Bare when it can be, quoted otherwise. */
+void tw_str(struct tp_out *o, const char *key, const void *p, size_t n);
+/* Always quoted: for fields whose type the schema does not fix. */
+void tw_qstr(struct tp_out *o, const char *key, const void *p, size_t n);
+void tw_bool(struct tp_out *o, const char *key, int v);
+void tw_f64(struct tp_out *o, const char *key, double v);
+void tw_null(struct tp_out *o, const char *key);
+/* " key=" alone, for a nested value written with the tv_ functions. */
+void tw_key(struct tp_out *o, const char *key);
+
+/* Values without a key: inside lists and maps, after tw_key(). */
+void tv_u64(struct tp_out *o, uint64_t v);
+void tv_i64(struct tp_out *o, int64_t v);
+void tv_hex(struct tp_out *o, uint64_t v);
+void tv_bytes(struct tp_out *o, const void *p, size_t n);
+void tv_str(struct tp_out *o, const void *p, size_t n);
+void tv_qstr(struct tp_out *o, const void *p, size_t n);
+void tv_bool(struct tp_out *o, int v);
+void tv_f64(struct tp_out *o, double v);
+void tv_null(struct tp_out *o);
+/* '[' ']' '{' '}' ','; a map key is written with tv_mapkey ("key:"). */
+void tv_open_list(struct tp_out *o);
+void tv_close_list(struct tp_out *o);
+void tv_open_map(struct tp_out *o);
+void tv_close_map(struct tp_out *o);
+void tv_sep(struct tp_out *o);
+void tv_mapkey(struct tp_out *o, const char *key, size_t n);
+
+/* Is s non-empty and made only of [A-Za-z0-9_.:/@%+#-] ? */
+int tp_bare_ok(const void *s, size_t n);
+/*
+ * Length of the valid UTF-8 sequence of 2 to 4 bytes at p (of n), or 0
+ * when the bytes there are not one (ASCII included).
+ */
+size_t tp_utf8_seq(const unsigned char *p, size_t n);
+
+/* ---------------------------------------------------------------- reader */
+
+#define TR_MAXFIELDS 512
+
+struct tr_field {
+	const char *key;
+	const char *val;
+	uint32_t keylen;
+	uint32_t vallen;
+};
+
+struct tr_rec {
+	const char *kind;
+	size_t kindlen;
+	struct tr_field f[TR_MAXFIELDS];
+	size_t nf;
+	const char *line;	/* the whole line, as read */
+	size_t len;
+	uint64_t lineno;
+};
+
+struct tr_reader {
+	struct tp_in *in;
+	struct tp_err *err;
+	uint64_t lineno;	/* number of the line last read */
+};
+
+void tr_init(struct tr_reader *r, struct tp_in *in);
+
+/*
+ * The next raw line, blank and comment lines included.  1, 0 at end, -1
+ * on error.  Increments r->lineno.
+ */
+int tr_line(struct tr_reader *r, char **line, size_t *len);
+
+/*
+ * Split a line into kind and fields, checking the whole syntax (quotes,
+ * escapes, brackets).  Returns 1 for a record, 0 for a blank or comment
+ * line, -1 for a malformed line (err has line and column).
+ */
+int tr_parse(struct tr_reader *r, const char *line, size_t len,
+    struct tr_rec *rec);
+
+/* The next record, skipping blank and comment lines.  1, 0 at end, -1. */
+int tr_next(struct tr_reader *r, struct tr_rec *rec);
+
+/* Is the record of this kind? */
+int tr_is(const struct tr_rec *rec, const char *kind);
+/* First field with this key, or NULL. */
+const struct tr_field *tr_find(const struct tr_rec *rec, const char *key);
+
+/*
+ * Typed values.  Each returns 0, or -1 with an error naming the line,
+ * the column of the value, the field and what is wrong.
+ */
+int tr_u64(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, uint64_t *v);	/* decimal or 0x hex */
+int tr_i64(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, int64_t *v);
+int tr_bool(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, int *v);
+int tr_f64(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, double *v);
+/* Bare hex pairs (possibly none) into dst; *n gets the byte count. */
+int tr_bytes(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, void *dst, size_t cap, size_t *n);
+/* A bare or quoted string, unescaped, into dst (not NUL-terminated). */
+int tr_str(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, void *dst, size_t cap, size_t *n);
+int tr_is_null(const struct tr_field *f);
+
+/*
+ * Look a field up by key and read it as an integer.  Returns 1 when found
+ * and valid, 0 when absent (then required makes it an error: -1).
+ */
+int tr_get_u64(struct tr_reader *r, const struct tr_rec *rec, const char *key,
+    uint64_t *v, int required);
+
+/* Report an error about a record or a field of it (f may be NULL). */
+int tr_fail(struct tr_reader *r, const struct tr_rec *rec,
+    const struct tr_field *f, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/*
+ * Nested values.  *cur starts at the value of a list or map field; each
+ * call gives the next element (for a map, key and value) and returns 1,
+ * 0 after the last one.  The syntax was checked by tr_parse.  For a list
+ * pass key and keylen as NULL: a bare list element may hold a ':' (a
+ * URL, a NaN payload "nan:0x...") and must not be split at it.
+ */
+int tr_elem(const char **cur, const char *end, const char **key,
+    size_t *keylen, const char **val, size_t *vallen);
+
+/*
+ * Fast path for filters: find " key=" in a raw line without building the
+ * record.  Returns 1 with the value span, 0 if absent.  Correct also when
+ * quoted strings contain the pattern.
+ */
+int tr_peek(const char *line, size_t len, const char *key, size_t keylen,
+    const char **val, size_t *vallen);
+/*
+ * The same for two keys in one pass: returns a bit mask of those found
+ * (1 the first key, 2 the second) with their values in val[0], val[1].
+ */
+unsigned tr_peek2(const char *line, size_t len, const char *key1,
+    size_t keylen1, const char *key2, size_t keylen2, const char *val[2],
+    size_t vallen[2]);
+
+/*
+ * The same for up to 32 distinct keys in one pass, stopping when all are
+ * found: bit i of the result is set when keys[i] was found, with its
+ * value in vals[i], vallens[i].
+ */
+uint32_t tr_peekn(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals,
+    size_t *vallens);
+
+/*
+ * The string a quoted value (as the reader accepted it, quotes included)
+ * stands for, into dst (room for n - 2 bytes); returns its length.
+ */
+size_t tp_unquote(const char *val, size_t n, char *dst);
+
+/* Parse a whole value span as an unsigned integer (decimal or 0x hex). */
+int tp_parse_u64(const char *s, size_t n, uint64_t *v);
+int tp_parse_i64(const char *s, size_t n, int64_t *v);
+
+/* ---------------------------------------------------------- shared kinds */
+
+/*
+ * The kinds with one meaning in every format (trace-text(5)); any other
+ * kind is a format's own structure record.
+ */
+enum tp_kind {
+	TK_INSN, TK_READ, TK_WRITE, TK_ACQUIRE, TK_RELEASE, TK_REQUEST,
+	TK_FORK, TK_JOIN, TK_BEGIN, TK_END, TK_BRANCH, TK_EVENT,
+	TK_NKINDS,
+	TK_OTHER = -1
+};
+
+/*
+ * The names in a table indexed by a hash of the first and third letters
+ * and the length, collision-free for these twelve (the compiler would
+ * warn of a slot set twice): one probe and one masked word compare per
+ * record instead of a chain of compares that mispredicts on mixed kinds.
+ */
+#define TP_KIND_HASH(c0, c2, n) (((unsigned)(c0) * 24u + (unsigned)(c2) + \
+	(unsigned)(n)) & 31u)
+
+struct tp_kind_name {
+	char name[8];
+	char mask[8];		/* the first len bytes set */
+	unsigned char len;	/* 0 for an empty slot */
+	signed char kind;	/* enum tp_kind */
+};
+
+extern const struct tp_kind_name tp_kind_tab[32];
+
+/*
+ * The shared kind named by k[0..n), or TK_OTHER.  avail is how many bytes
+ * may be read at k (at least n): with 8 or more the name is compared as
+ * one masked word, with no loop whose length varies from record to record.
+ */
+static inline int
+tp_kind(const char *k, size_t n, size_t avail)
+{
+	const struct tp_kind_name *t;
+
+	if (n < 3 || n > 7)
+		return TK_OTHER;
+	t = &tp_kind_tab[TP_KIND_HASH((unsigned char)k[0],
+	    (unsigned char)k[2], n)];
+	if (t->len != n)
+		return TK_OTHER;
+	if (avail >= 8) {
+		uint64_t w, name, mask;
+		memcpy(&w, k, 8);
+		memcpy(&name, t->name, 8);
+		memcpy(&mask, t->mask, 8);
+		return (w & mask) == name ? t->kind : TK_OTHER;
+	}
+	return memcmp(k, t->name, n) == 0 ? t->kind : TK_OTHER;
+}
+
+#endif

@@ -1,0 +1,1712 @@
+/*
+ * x64dbg trace files: the decoder (trac2txt) and the encoder (txt2trac).
+ *
+ * Facts used here, from the reference (shared/reference/x64dbg.md):
+ * - Slots are pointer-sized words of x64dbg's REGDUMP; the segment
+ *   registers are packed, so x64 has 172 slots and x86 216.  The token
+ *   tables below are the reference's appendix, in slot order.
+ * - A full dump is a block with RegisterChanges equal to the slot count.
+ * - Builds before PR #3920 write the thread id of the block after a thread
+ *   switch without setting flag 0x80 ("tidstored=noflag" here).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "format.h"
+#include "json.h"
+#include "text.h"
+#include "trac.h"
+
+static const char *const x64_slot[] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9",
+	"r10", "r11", "r12", "r13", "r14", "r15", "rip", "rflags",
+	"gs_fs_es_ds", "cs_ss", "dr0", "dr1", "dr2", "dr3", "dr6", "dr7",
+	"regarea0", "regarea1", "regarea2", "regarea3", "regarea4",
+	"regarea5", "regarea6", "regarea7", "regarea8", "regarea9",
+	"x87cw_sw_tw", "x87erroff_errsel", "x87dataoff_datasel",
+	"x87cr0npx_mxcsr", "xmm0_0", "xmm0_1", "xmm1_0", "xmm1_1", "xmm2_0",
+	"xmm2_1", "xmm3_0", "xmm3_1", "xmm4_0", "xmm4_1", "xmm5_0", "xmm5_1",
+	"xmm6_0", "xmm6_1", "xmm7_0", "xmm7_1", "xmm8_0", "xmm8_1", "xmm9_0",
+	"xmm9_1", "xmm10_0", "xmm10_1", "xmm11_0", "xmm11_1", "xmm12_0",
+	"xmm12_1", "xmm13_0", "xmm13_1", "xmm14_0", "xmm14_1", "xmm15_0",
+	"xmm15_1", "ymm0_0", "ymm0_1", "ymm0_2", "ymm0_3", "ymm1_0", "ymm1_1",
+	"ymm1_2", "ymm1_3", "ymm2_0", "ymm2_1", "ymm2_2", "ymm2_3", "ymm3_0",
+	"ymm3_1", "ymm3_2", "ymm3_3", "ymm4_0", "ymm4_1", "ymm4_2", "ymm4_3",
+	"ymm5_0", "ymm5_1", "ymm5_2", "ymm5_3", "ymm6_0", "ymm6_1", "ymm6_2",
+	"ymm6_3", "ymm7_0", "ymm7_1", "ymm7_2", "ymm7_3", "ymm8_0", "ymm8_1",
+	"ymm8_2", "ymm8_3", "ymm9_0", "ymm9_1", "ymm9_2", "ymm9_3", "ymm10_0",
+	"ymm10_1", "ymm10_2", "ymm10_3", "ymm11_0", "ymm11_1", "ymm11_2",
+	"ymm11_3", "ymm12_0", "ymm12_1", "ymm12_2", "ymm12_3", "ymm13_0",
+	"ymm13_1", "ymm13_2", "ymm13_3", "ymm14_0", "ymm14_1", "ymm14_2",
+	"ymm14_3", "ymm15_0", "ymm15_1", "ymm15_2", "ymm15_3",
+	"flags_cpazstid", "flags_o_x87r0_d0", "x87r0_d4", "x87r0_st_tag",
+	"x87r1_d0", "x87r1_d8_st", "x87r1_tag_x87r2_d0", "x87r2_d4",
+	"x87r2_st_tag", "x87r3_d0", "x87r3_d8_st", "x87r3_tag_x87r4_d0",
+	"x87r4_d4", "x87r4_st_tag", "x87r5_d0", "x87r5_d8_st",
+	"x87r5_tag_x87r6_d0", "x87r6_d4", "x87r6_st_tag", "x87r7_d0",
+	"x87r7_d8_st", "x87r7_tag", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5",
+	"mm6", "mm7", "mxcsrf_0", "mxcsrf_1", "x87swf_0", "x87swf_1",
+	"x87cwf_0", "x87cwf_1_lasterror",
+};
+
+static const char *const x86_slot[] = {
+	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip",
+	"eflags", "gs_fs", "es_ds", "cs_ss", "dr0", "dr1", "dr2", "dr3",
+	"dr6", "dr7", "regarea0", "regarea1", "regarea2", "regarea3",
+	"regarea4", "regarea5", "regarea6", "regarea7", "regarea8",
+	"regarea9", "regarea10", "regarea11", "regarea12", "regarea13",
+	"regarea14", "regarea15", "regarea16", "regarea17", "regarea18",
+	"regarea19", "x87cw_sw", "x87tw", "x87erroff", "x87errsel",
+	"x87dataoff", "x87datasel", "x87cr0npx", "mxcsr", "pad47", "xmm0_0",
+	"xmm0_1", "xmm0_2", "xmm0_3", "xmm1_0", "xmm1_1", "xmm1_2", "xmm1_3",
+	"xmm2_0", "xmm2_1", "xmm2_2", "xmm2_3", "xmm3_0", "xmm3_1", "xmm3_2",
+	"xmm3_3", "xmm4_0", "xmm4_1", "xmm4_2", "xmm4_3", "xmm5_0", "xmm5_1",
+	"xmm5_2", "xmm5_3", "xmm6_0", "xmm6_1", "xmm6_2", "xmm6_3", "xmm7_0",
+	"xmm7_1", "xmm7_2", "xmm7_3", "ymm0_0", "ymm0_1", "ymm0_2", "ymm0_3",
+	"ymm0_4", "ymm0_5", "ymm0_6", "ymm0_7", "ymm1_0", "ymm1_1", "ymm1_2",
+	"ymm1_3", "ymm1_4", "ymm1_5", "ymm1_6", "ymm1_7", "ymm2_0", "ymm2_1",
+	"ymm2_2", "ymm2_3", "ymm2_4", "ymm2_5", "ymm2_6", "ymm2_7", "ymm3_0",
+	"ymm3_1", "ymm3_2", "ymm3_3", "ymm3_4", "ymm3_5", "ymm3_6", "ymm3_7",
+	"ymm4_0", "ymm4_1", "ymm4_2", "ymm4_3", "ymm4_4", "ymm4_5", "ymm4_6",
+	"ymm4_7", "ymm5_0", "ymm5_1", "ymm5_2", "ymm5_3", "ymm5_4", "ymm5_5",
+	"ymm5_6", "ymm5_7", "ymm6_0", "ymm6_1", "ymm6_2", "ymm6_3", "ymm6_4",
+	"ymm6_5", "ymm6_6", "ymm6_7", "ymm7_0", "ymm7_1", "ymm7_2", "ymm7_3",
+	"ymm7_4", "ymm7_5", "ymm7_6", "ymm7_7", "flags_cpaz", "flags_stid",
+	"flags_o", "x87r0_d0", "x87r0_d4", "x87r0_d8", "x87r0_st",
+	"x87r0_tag", "x87r1_d0", "x87r1_d4", "x87r1_d8", "x87r1_st",
+	"x87r1_tag", "x87r2_d0", "x87r2_d4", "x87r2_d8", "x87r2_st",
+	"x87r2_tag", "x87r3_d0", "x87r3_d4", "x87r3_d8", "x87r3_st",
+	"x87r3_tag", "x87r4_d0", "x87r4_d4", "x87r4_d8", "x87r4_st",
+	"x87r4_tag", "x87r5_d0", "x87r5_d4", "x87r5_d8", "x87r5_st",
+	"x87r5_tag", "x87r6_d0", "x87r6_d4", "x87r6_d8", "x87r6_st",
+	"x87r6_tag", "x87r7_d0", "x87r7_d4", "x87r7_d8", "x87r7_st",
+	"x87r7_tag", "pad187", "mm0_0", "mm0_1", "mm1_0", "mm1_1", "mm2_0",
+	"mm2_1", "mm3_0", "mm3_1", "mm4_0", "mm4_1", "mm5_0", "mm5_1",
+	"mm6_0", "mm6_1", "mm7_0", "mm7_1", "mxcsrf_0", "mxcsrf_1",
+	"mxcsrf_2", "mxcsrf_3", "x87swf_0", "x87swf_1", "x87swf_2",
+	"x87swf_3", "x87cwf_0", "x87cwf_1", "x87cwf_2", "lasterror",
+};
+
+const struct trac_arch trac_x64 = { "x64", 8, 172, 16, x64_slot };
+const struct trac_arch trac_x86 = { "x86", 4, 216, 8, x86_slot };
+
+/*
+ * Per-architecture tables built once: " token=" for the decoder and an
+ * open-addressing hash of the tokens for the encoder.
+ */
+#define SLOT_HASH 512		/* power of two, more than twice 216 */
+
+struct slot_tab {
+	char key[TRAC_MAX_SLOTS][24];	/* " token=" */
+	unsigned char keylen[TRAC_MAX_SLOTS];
+	unsigned char namelen[TRAC_MAX_SLOTS];
+	short hash[SLOT_HASH];		/* slot + 1, 0 for empty */
+};
+
+static struct slot_tab tabs[2];
+static int tabs_ready;
+
+static unsigned
+name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return (h ^ h >> 15) & (SLOT_HASH - 1);
+}
+
+static void
+tabs_init(void)
+{
+	const struct trac_arch *arch[2] = { &trac_x64, &trac_x86 };
+	unsigned i, k;
+
+	if (tabs_ready)
+		return;
+	for (k = 0; k < 2; k++) {
+		struct slot_tab *t = &tabs[k];
+		for (i = 0; i < arch[k]->nslots; i++) {
+			const char *name = arch[k]->slot[i];
+			size_t n = strlen(name);
+			unsigned h = name_hash(name, n);
+			t->key[i][0] = ' ';
+			memcpy(t->key[i] + 1, name, n);
+			t->key[i][n + 1] = '=';
+			t->keylen[i] = (unsigned char)(n + 2);
+			t->namelen[i] = (unsigned char)n;
+			while (t->hash[h] != 0)
+				h = (h + 1) & (SLOT_HASH - 1);
+			t->hash[h] = (short)(i + 1);
+		}
+	}
+	tabs_ready = 1;
+}
+
+static const struct slot_tab *
+tab_of(const struct trac_arch *a)
+{
+	tabs_init();
+	return &tabs[a == &trac_x86];
+}
+
+const struct trac_arch *
+trac_arch_find(const char *name, size_t n)
+{
+	if (n == 3 && memcmp(name, "x64", 3) == 0)
+		return &trac_x64;
+	if (n == 3 && memcmp(name, "x86", 3) == 0)
+		return &trac_x86;
+	return NULL;
+}
+
+int
+trac_slot_find(const struct trac_arch *a, const char *name, size_t n)
+{
+	const struct slot_tab *t = tab_of(a);
+	unsigned h = name_hash(name, n);
+
+	for (; t->hash[h] != 0; h = (h + 1) & (SLOT_HASH - 1)) {
+		int s = t->hash[h] - 1;
+		if (t->namelen[s] == n && memcmp(a->slot[s], name, n) == 0)
+			return s;
+	}
+	return -1;
+}
+
+static inline uint32_t
+rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+rdptr(const unsigned char *p, unsigned ps)
+{
+	uint64_t v = rd32(p);
+
+	if (ps == 8)
+		v |= (uint64_t)rd32(p + 4) << 32;
+	return v;
+}
+
+static inline unsigned char *
+wr32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+	return p + 4;
+}
+
+static inline unsigned char *
+wrptr(unsigned char *p, uint64_t v, unsigned ps)
+{
+	p = wr32(p, (uint32_t)v);
+	if (ps == 8)
+		p = wr32(p, (uint32_t)(v >> 32));
+	return p;
+}
+
+/* ------------------------------------------------------------ JSON header */
+
+/*
+ * Just enough JSON to check the header the way x64dbg's reader (Qt's
+ * QJsonDocument) does and to find its top-level "ver", "arch" and
+ * "compression"; the header itself is carried verbatim.  A repeated key
+ * counts with its last value, as in Qt.
+ */
+enum { JSON_OK, JSON_CORRUPT, JSON_NUL, JSON_UTF8 };
+
+struct json_info {
+	int status;		/* JSON_OK or what is wrong */
+	size_t errpos;		/* where, for JSON_NUL and JSON_UTF8 */
+	const char *archv;	/* the arch value as written, or NULL */
+	size_t archvlen;
+	char arch[8];		/* the arch string unescaped, if short ASCII */
+	size_t archlen;		/* its length, or SIZE_MAX when not */
+	int has_ver;
+	int ver_one;		/* ver is a number whose integer value is 1 */
+	int has_compression;
+	int compression_set;	/* compression is not the empty string */
+};
+
+/* The arch string unescaped into out when it is short ASCII, else SIZE_MAX. */
+static size_t
+arch_string(const char *v, const char *ve, char *out, size_t cap)
+{
+	size_t n = *v == '"' ? tp_json_unescape(v, ve, out, cap) : SIZE_MAX, i;
+
+	for (i = 0; n != SIZE_MAX && i < n; i++)
+		if (out[i] == 0 || (unsigned char)out[i] > 0x7f)
+			n = SIZE_MAX;
+	return n;
+}
+
+static void
+json_scan(const char *s, size_t n, struct json_info *ji)
+{
+	const char *b = s, *e = s + n, *p, *k, *v, *ve;
+	struct tp_json j;
+	size_t kn;
+
+	memset(ji, 0, sizeof *ji);
+	ji->archlen = SIZE_MAX;
+	/* x64dbg's writer measures the JSON with strlen(): no NUL in it. */
+	if ((p = memchr(s, '\0', n)) != NULL) {
+		ji->status = JSON_NUL;
+		ji->errpos = (size_t)(p - s);
+		return;
+	}
+	if (n >= 3 && memcmp(s, "\357\273\277", 3) == 0)
+		b += 3;		/* a byte order mark, which Qt skips */
+	p = tp_json_ws(b, e);
+	if (tp_json_check(&j, b, (size_t)(e - b), TP_JSON_LAX) < 0 ||
+	    *p != '{') {
+		ji->status = j.status == TP_JSON_UTF8 ? JSON_UTF8 : JSON_CORRUPT;
+		ji->errpos = (size_t)(b - s) + j.pos;
+		return;
+	}
+	/* Valid: walk the top-level members. */
+	while (tp_json_member(&p, e, &k, &kn, &v, &ve)) {
+		if (kn == 4 && memcmp(k, "arch", 4) == 0) {
+			ji->archv = v;
+			ji->archvlen = (size_t)(ve - v);
+			ji->archlen = arch_string(v, ve, ji->arch,
+			    sizeof ji->arch);
+		} else if (kn == 3 && memcmp(k, "ver", 3) == 0) {
+			char num[32];
+			size_t vn = (size_t)(ve - v);
+			ji->has_ver = 1;
+			ji->ver_one = 0;
+			if (vn < sizeof num && (*v == '-' ||
+			    (*v >= '0' && *v <= '9'))) {
+				memcpy(num, v, vn);
+				num[vn] = '\0';
+				ji->ver_one = strtod(num, NULL) == 1.0;
+			}
+		} else if (kn == 11 && memcmp(k, "compression", 11) == 0) {
+			ji->has_compression = 1;
+			ji->compression_set = !(ve - v == 2 && *v == '"');
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- decoder */
+
+enum { BLK_OK, BLK_SHORT, BLK_BAD };
+enum { F_NONE, F_NREG, F_NMEM, F_OPLEN, F_POS };
+
+/* One instruction block, pointing into the input buffer. */
+struct blk {
+	size_t len;		/* bytes of the block, or needed when short */
+	unsigned nreg, nmem, flags, oplen, nnew;
+	int tid_in;		/* 0 absent, 1 flagged, 2 without flag */
+	uint32_t tid;
+	int fault;
+	unsigned bad;		/* the offending value */
+	const unsigned char *op, *val, *mflag, *addr, *old, *new_;
+	unsigned char abs[TRAC_MAX_SLOTS];
+};
+
+/*
+ * Parse the instruction block at p (avail bytes there).  extra_tid: read
+ * a thread id although flag 0x80 is clear (the pre-#3920 writer bug).
+ */
+static int
+parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
+    int extra_tid, struct blk *b)
+{
+	unsigned ps = a->ptrsize, i, cur;
+	size_t n = 4;
+
+	b->tid = 0;
+	if (avail < 4) {
+		b->len = 4;
+		return BLK_SHORT;
+	}
+	b->nreg = p[1];
+	b->nmem = p[2];
+	b->flags = p[3];
+	b->oplen = p[3] & TRAC_FLAG_OPLEN;
+	b->fault = F_NONE;
+	if (b->nreg > a->nslots) {
+		b->fault = F_NREG, b->bad = b->nreg;
+		return BLK_BAD;
+	}
+	if (b->nmem > TRAC_MAX_ACCESSES) {
+		b->fault = F_NMEM, b->bad = b->nmem;
+		return BLK_BAD;
+	}
+	if (b->oplen == 0) {
+		b->fault = F_OPLEN, b->bad = 0;
+		return BLK_BAD;
+	}
+	b->tid_in = (b->flags & TRAC_FLAG_TID) ? 1 : extra_tid ? 2 : 0;
+	if (b->tid_in) {
+		n += 4;
+		if (avail < n) {
+			b->len = n;
+			return BLK_SHORT;
+		}
+		b->tid = rd32(p + 4);
+	}
+	b->op = p + n;
+	n += b->oplen;
+	if (avail < n + b->nreg) {
+		b->len = n + b->nreg;
+		return BLK_SHORT;
+	}
+	for (i = 0, cur = (unsigned)-1; i < b->nreg; i++) {
+		cur += 1u + p[n + i];
+		if (cur >= a->nslots) {
+			b->fault = F_POS, b->bad = cur;
+			return BLK_BAD;
+		}
+		b->abs[i] = (unsigned char)cur;
+	}
+	n += b->nreg;
+	b->val = p + n;
+	n += (size_t)b->nreg * ps;
+	b->mflag = p + n;
+	n += b->nmem;
+	if (avail < n) {
+		b->len = n;
+		return BLK_SHORT;
+	}
+	for (i = 0, b->nnew = 0; i < b->nmem; i++)
+		b->nnew += !(b->mflag[i] & TRAC_MEM_UNCHANGED);
+	b->addr = p + n;
+	n += (size_t)b->nmem * ps;
+	b->old = p + n;
+	n += (size_t)b->nmem * ps;
+	b->new_ = p + n;
+	n += (size_t)b->nnew * ps;
+	b->len = n;
+	return avail < n ? BLK_SHORT : BLK_OK;
+}
+
+/*
+ * How far the blocks from p on parse cleanly: 2 points per block, up to
+ * 2 * depth, which is also the score of ending exactly at the end of the
+ * bytes.  A block running past them ends the count, except at the end of
+ * the input (eof), where the input may be cut: 2 * depth - 1 then, for a
+ * plausible block (one that ends exactly is more likely still).  A block
+ * after one with flag 0x80 (flagged: the first) that fails is tried with
+ * a hidden thread id, so that the next bug site does not end the count.
+ */
+static int
+chain_score(const struct trac_arch *a, const unsigned char *p, size_t avail,
+    int depth, int eof, int flagged)
+{
+	struct blk b;
+	int k;
+
+	for (k = 0; k < depth; k++) {
+		int rc;
+		if (avail == 0)
+			return 2 * depth;
+		if (p[0] >= 0x80) {
+			size_t n;
+			if (avail < 5)
+				return eof ? 2 * depth - 1 : 2 * k;
+			n = 5 + (size_t)rd32(p + 1);
+			if (avail < n)
+				return eof && n - 5 <= TRAC_USER_CHUNK ?
+				    2 * depth - 1 : 2 * k;
+			p += n, avail -= n;
+			continue;
+		}
+		if (p[0] != 0)
+			return 2 * k;
+		rc = parse_insn(a, p, avail, 0, &b);
+		if (rc == BLK_BAD && flagged && !(p[3] & TRAC_FLAG_TID))
+			rc = parse_insn(a, p, avail, 1, &b);
+		if (rc != BLK_OK)
+			return rc == BLK_SHORT && eof ? 2 * depth - 1 : 2 * k;
+		flagged = (b.flags & TRAC_FLAG_TID) != 0;
+		p += b.len, avail -= b.len;
+	}
+	return 2 * depth;
+}
+
+/*
+ * The thread-id bug of x64dbg before PR #3920: after a block with flag
+ * 0x80 (the buggy writer sets it when the thread changes after that
+ * block, and on full dumps) the next block may hold a thread id with the
+ * flag clear.  Both readings of such a block are tried on this many
+ * blocks: the one that parses further wins.
+ */
+#define TID_LOOKAHEAD 8
+
+struct dec {
+	const struct trac_arch *a;
+	const struct slot_tab *t;
+	const struct trac_dec_opts *opts;
+	struct trac_dec_stats *st;
+	struct tp_out *out;
+	uint64_t seq;
+	uint64_t cip;
+	uint32_t tid;
+	int have_tid;
+	int prev_flag;		/* the last instruction block had flag 0x80 */
+	int prev_marker;	/* ... without being a dump or a thread change */
+	uint64_t suspect;	/* a block that reads better with a hidden tid */
+	uint64_t suspect_off;
+	unsigned char *ubuf;	/* a user block's payload, when large */
+	struct tp_err inerr;	/* a gzip error, reported after the blocks */
+	int in_failed;		/* before it */
+};
+
+/*
+ * tp_in_fill, except that corrupt or truncated gzip input ends the bytes
+ * like an end of file: the blocks inflated before it are decoded first.
+ */
+static long
+dec_fill(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
+{
+	long avail;
+
+	if (d->in_failed)
+		return (long)(in->len - in->pos);
+	avail = tp_in_fill(in, n);
+	if (avail < 0 && err->status == TP_EXIT_DATA && in->gz) {
+		d->inerr = *err;
+		d->in_failed = 1;
+		tp_err_clear(err);
+		return (long)(in->len - in->pos);
+	}
+	return avail;
+}
+
+static void
+emit_insn(struct dec *d, const struct blk *b)
+{
+	const struct trac_arch *a = d->a;
+	const struct slot_tab *t = d->t;
+	unsigned ps = a->ptrsize, i;
+	int full = b->nreg == a->nslots;
+	int dflt = full || !d->have_tid;	/* what txt2trac would store */
+	uint32_t tid = b->tid_in ? b->tid : d->tid;
+	const unsigned char *nv = b->new_;
+	char head[96], *h, *p;
+	size_t headlen;
+
+	if (b->tid_in == 0 && !d->have_tid)
+		tid = 0;
+	dflt = dflt || tid != d->tid;
+	for (i = 0; i < b->nreg; i++)
+		if (b->abs[i] == a->cip)
+			d->cip = rdptr(b->val + (size_t)i * ps, ps);
+
+	/* " tid=T seq=N pc=0x..", shared by the access records. */
+	h = head;
+	memcpy(h, " tid=", 5);
+	h = tp_fmt_u64(h + 5, tid);
+	memcpy(h, " seq=", 5);
+	h = tp_fmt_u64(h + 5, d->seq);
+	memcpy(h, " pc=", 4);
+	h = tp_fmt_hex(h + 4, d->cip);
+	headlen = (size_t)(h - head);
+
+	p = tp_out_reserve(d->out, 128 + headlen + 2 * TRAC_MAX_OPCODE +
+	    (size_t)b->nreg * (24 + 18));
+	memcpy(p, "insn seq=", 9);
+	p = tp_fmt_u64(p + 9, d->seq);
+	memcpy(p, " tid=", 5);
+	p = tp_fmt_u64(p + 5, tid);
+	memcpy(p, " pc=", 4);
+	p = tp_fmt_hex(p + 4, d->cip);
+	memcpy(p, " bytes=", 7);
+	p = tp_fmt_hexbytes(p + 7, b->op, b->oplen);
+	if (b->tid_in == 2) {
+		memcpy(p, " tidstored=noflag", 17);
+		p += 17;
+	} else if (b->tid_in == 1 && !dflt) {
+		memcpy(p, " tidstored=1", 12);
+		p += 12;
+	} else if (b->tid_in == 0 && dflt) {
+		memcpy(p, " tidstored=0", 12);
+		p += 12;
+	}
+	if (b->flags & TRAC_FLAG_RSVD) {
+		memcpy(p, " rsvd=", 6);
+		p = tp_fmt_hex(p + 6, b->flags & TRAC_FLAG_RSVD);
+	}
+	for (i = 0; i < b->nreg; i++) {
+		unsigned s = b->abs[i];
+		memcpy(p, t->key[s], 24);
+		p = tp_fmt_hex(p + t->keylen[s],
+		    rdptr(b->val + (size_t)i * ps, ps));
+	}
+	*p++ = '\n';
+	tp_out_commit(d->out, p);
+
+	for (i = 0; i < b->nmem; i++) {
+		unsigned f = b->mflag[i];
+		int unchanged = f & TRAC_MEM_UNCHANGED;
+		p = tp_out_reserve(d->out, 128 + headlen);
+		if (unchanged) {
+			memcpy(p, "read", 4);
+			p += 4;
+		} else {
+			memcpy(p, "write", 5);
+			p += 5;
+		}
+		memcpy(p, head, headlen);
+		p += headlen;
+		memcpy(p, " addr=", 6);
+		p = tp_fmt_hex(p + 6, rdptr(b->addr + (size_t)i * ps, ps));
+		memcpy(p, ps == 8 ? " size=8 old=" : " size=4 old=", 12);
+		p = tp_fmt_hex(p + 12, rdptr(b->old + (size_t)i * ps, ps));
+		if (!unchanged) {
+			memcpy(p, " new=", 5);
+			p = tp_fmt_hex(p + 5, rdptr(nv, ps));
+			nv += ps;	/* NewData holds the changed ones only */
+		}
+		if (f & ~TRAC_MEM_UNCHANGED) {
+			memcpy(p, " flags=", 7);
+			p = tp_fmt_hex(p + 7, f);
+		}
+		*p++ = '\n';
+		tp_out_commit(d->out, p);
+	}
+
+	d->tid = tid;
+	d->have_tid = 1;
+	d->seq++;
+	d->st->insns++;
+	d->st->accesses += b->nmem;
+	d->st->full_dumps += full;
+	if (b->tid_in == 2)
+		d->st->repaired_tids++;
+}
+
+/* The fault is near a block that reads better with a hidden thread id. */
+static int
+near_suspect(const struct dec *d)
+{
+	return d->suspect != TP_NONE &&
+	    d->st->blocks - d->suspect <= TID_LOOKAHEAD;
+}
+
+/* A data error at the current block, naming the writer bug if it fits. */
+static int
+block_fail(struct dec *d, struct tp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+block_fail(struct dec *d, struct tp_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	tp_failv(err, TP_EXIT_DATA, fmt, ap);
+	va_end(ap);
+	n = strlen(err->msg);
+	if (near_suspect(d) && n < sizeof err->msg)
+		snprintf(err->msg + n, sizeof err->msg - n, " (thread-id bug "
+		    "of x64dbg before PR #3920: block %llu at offset 0x%llx "
+		    "holds a thread id without flag 0x80; try --repair-tid)",
+		    (unsigned long long)d->suspect,
+		    (unsigned long long)d->suspect_off);
+	return -1;
+}
+
+static int
+block_fault(struct dec *d, struct tp_err *err, const struct blk *b)
+{
+	switch (b->fault) {
+	case F_NREG:
+		return block_fail(d, err, "%u register changes, more than the "
+		    "%u slots of %s", b->bad, d->a->nslots, d->a->name);
+	case F_NMEM:
+		return block_fail(d, err, "%u memory accesses, more than %d",
+		    b->bad, TRAC_MAX_ACCESSES);
+	case F_OPLEN:
+		return block_fail(d, err, "opcode length 0 (1 to 15 expected)");
+	default:
+		return block_fail(d, err, "register position %u out of range "
+		    "(max %u)", b->bad, d->a->nslots - 1);
+	}
+}
+
+static int
+decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
+    struct tp_err *err)
+{
+	struct json_info ji;
+	const unsigned char *p;
+	char *json;
+	uint32_t len;
+	long avail, got;
+
+	err->offset = 0;
+	if ((avail = tp_in_fill(in, 8)) < 0)
+		return -1;
+	p = in->buf + in->pos;
+	if (avail == 0)
+		return tp_fail(err, TP_EXIT_DATA, "empty input: no TRAC header");
+	if (memcmp(p, "TRAC", avail < 4 ? (size_t)avail : 4) != 0)
+		return tp_fail(err, TP_EXIT_DATA, "bad magic: not an x64dbg "
+		    "trace (expected \"TRAC\")");
+	if (avail < 8)
+		return tp_fail(err, TP_EXIT_DATA, "truncated header: needs 8 "
+		    "bytes, only %ld left", avail);
+	len = rd32(p + 4);
+	err->offset = 4;
+	if (len > 0x7fffffffu)
+		return tp_fail(err, TP_EXIT_DATA, "JSON header length 0x%lx is "
+		    "negative for x64dbg", (unsigned long)len);
+	if (len > TRAC_HEADER_MAX)
+		return tp_fail(err, TP_EXIT_DATA, "JSON header length %lu, more "
+		    "than %d", (unsigned long)len, TRAC_HEADER_MAX);
+	in->pos += 8;
+	st->header_len = len;
+	err->offset = 8;
+	if ((json = malloc(len + 1)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory for a JSON "
+		    "header of %lu bytes", (unsigned long)len);
+	if ((got = tp_in_read(in, json, len)) < 0) {
+		free(json);
+		return -1;
+	}
+	if ((size_t)got < len) {
+		free(json);
+		return tp_fail(err, TP_EXIT_DATA, "truncated JSON header: needs "
+		    "%lu bytes, only %ld left", (unsigned long)len, got);
+	}
+	json_scan(json, len, &ji);
+	if (ji.status != JSON_OK) {
+		free(json);
+		if (ji.status == JSON_CORRUPT)
+			return tp_fail(err, TP_EXIT_DATA, "JSON header is "
+			    "corrupted");
+		err->offset = 8 + ji.errpos;
+		return tp_fail(err, TP_EXIT_DATA, "JSON header: %s",
+		    ji.status == JSON_NUL ? "a NUL byte (x64dbg writes none)" :
+		    "not UTF-8 in a string");
+	}
+	if (!ji.has_ver || !ji.ver_one) {
+		free(json);
+		return tp_fail(err, TP_EXIT_DATA, "JSON header: version not "
+		    "supported (\"ver\" must be the number 1)");
+	}
+	if (ji.archv == NULL || !ji.has_compression) {
+		free(json);
+		return tp_fail(err, TP_EXIT_DATA, "JSON header has no \"%s\" "
+		    "key (x64dbg needs it)", ji.archv != NULL ? "compression" :
+		    "arch");
+	}
+	if (ji.archlen == SIZE_MAX ||
+	    (st->arch = trac_arch_find(ji.arch, ji.archlen)) == NULL) {
+		tp_fail(err, TP_EXIT_DATA, "JSON header: unsupported arch %.*s "
+		    "(\"x64\" or \"x86\" expected)",
+		    ji.archvlen > 24 ? 24 : (int)ji.archvlen, ji.archv);
+		free(json);
+		return -1;
+	}
+	st->compression_set = ji.compression_set;
+	tw_begin(out, "trac-header");
+	tw_str(out, "arch", st->arch->name, 3);
+	tw_qstr(out, "json", json, len);
+	tw_end(out);
+	free(json);
+	err->offset = TP_NONE;
+	return 0;
+}
+
+/*
+ * n bytes of a user block, whole, at *pp: in the input buffer when they
+ * fit, else copied into d->ubuf; consumed when they are all there.
+ * Returns how many there are (fewer than n only at the end of the input),
+ * or -1.
+ */
+static long
+user_bytes(struct dec *d, struct tp_in *in, struct tp_err *err, size_t n,
+    const unsigned char **pp)
+{
+	size_t got = 0;
+	long avail;
+
+	if (n <= TP_IN_BLOCK) {
+		if ((avail = dec_fill(d, in, n, err)) < 0)
+			return -1;
+		*pp = in->buf + in->pos;
+		if ((size_t)avail < n)
+			return avail;
+		in->pos += n;	/* the bytes stay there until the next fill */
+		return (long)n;
+	}
+	if (d->ubuf == NULL && (d->ubuf = malloc(TRAC_USER_CHUNK)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	while (got < n) {
+		size_t k = n - got < TP_IN_BLOCK ? n - got : TP_IN_BLOCK;
+		if ((avail = dec_fill(d, in, k, err)) < 0)
+			return -1;
+		if (avail == 0)
+			break;
+		if ((size_t)avail < k)
+			k = (size_t)avail;
+		memcpy(d->ubuf + got, in->buf + in->pos, k);
+		in->pos += k;
+		got += k;
+	}
+	*pp = d->ubuf;
+	return (long)got;
+}
+
+/*
+ * A user block 0x80-0xff at the current position: u32 length, payload.
+ * Nothing of a record is written before its bytes are all there: a
+ * payload up to TRAC_USER_CHUNK is one trac-user record; a longer one is
+ * written in pieces of that size, trac-user with size= and then
+ * trac-user-data records.  *cut: 1 when the block is cut before its
+ * first record, 2 when after (records of it were written).
+ */
+static int
+decode_user(struct dec *d, struct tp_in *in, struct tp_err *err, long avail,
+    int *cut)
+{
+	const unsigned char *p = in->buf + in->pos;
+	unsigned type = p[0];
+	uint32_t len, left;
+	size_t k;
+	long got;
+
+	if (avail < 5) {
+		*cut = 1;
+		return block_fail(d, err, "truncated user block: needs 5 bytes, "
+		    "only %ld left", avail);
+	}
+	len = rd32(p + 1);
+	k = len < TRAC_USER_CHUNK ? len : TRAC_USER_CHUNK;
+	if (5 + k <= TP_IN_BLOCK) {
+		if ((got = user_bytes(d, in, err, 5 + k, &p)) < 0)
+			return -1;
+		got -= 5;
+		p += 5;
+	} else {
+		in->pos += 5;
+		if ((got = user_bytes(d, in, err, k, &p)) < 0)
+			return -1;
+	}
+	if ((size_t)got < k) {
+		*cut = 1;
+		return block_fail(d, err, "truncated user block: needs %llu "
+		    "bytes, only %llu left", 5 + (unsigned long long)len,
+		    5 + (unsigned long long)got);
+	}
+	tw_begin(d->out, "trac-user");
+	tw_hex(d->out, "type", type);
+	if (len > k)
+		tw_u64(d->out, "size", len);
+	tw_bytes(d->out, "data", p, k);
+	tw_end(d->out);
+	for (left = len - (uint32_t)k; left > 0; left -= (uint32_t)k) {
+		k = left < TRAC_USER_CHUNK ? left : TRAC_USER_CHUNK;
+		if ((got = user_bytes(d, in, err, k, &p)) < 0)
+			return -1;
+		if ((size_t)got < k) {
+			*cut = 2;
+			return block_fail(d, err, "truncated user block: %llu of "
+			    "%lu payload bytes (its first %llu were written)",
+			    (unsigned long long)(len - left) +
+			    (unsigned long long)got, (unsigned long)len,
+			    (unsigned long long)(len - left));
+		}
+		tw_begin(d->out, "trac-user-data");
+		tw_bytes(d->out, "data", p, k);
+		tw_end(d->out);
+	}
+	d->st->user_blocks++;
+	return 0;
+}
+
+/*
+ * Read the instruction block at the current position into b, trying the
+ * hidden thread id of the writer bug where it may be.  Returns BLK_*.
+ */
+static int
+read_insn(struct dec *d, struct tp_in *in, struct tp_err *err, long *avail,
+    struct blk *b)
+{
+	const unsigned char *p = in->buf + in->pos;
+	size_t want = TID_LOOKAHEAD * trac_max_block(d->a);
+	struct blk b2;
+	int rc, rc2, s1, s2, hidden, eof, plausible;
+
+	if (!d->prev_flag || (*avail >= 4 && (p[3] & TRAC_FLAG_TID)))
+		return parse_insn(d->a, p, (size_t)*avail, 0, b);
+	/*
+	 * The buggy writer hides the id of a new thread, and Windows thread
+	 * ids are multiples of 4: a reading without these is taken only
+	 * where the flags leave no doubt (and needs no look ahead).
+	 */
+	rc2 = parse_insn(d->a, p, (size_t)*avail, 1, &b2);
+	plausible = rc2 != BLK_BAD && b2.tid % 4 == 0 && b2.tid != d->tid;
+	if (!plausible && !(d->opts->repair_tid && d->prev_marker))
+		return parse_insn(d->a, p, (size_t)*avail, 0, b);
+	/* Enough bytes to look ahead; the blocks are read again there. */
+	if (want > TP_IN_BLOCK)
+		want = TP_IN_BLOCK;
+	if ((*avail = dec_fill(d, in, want, err)) < 0)
+		return -1;
+	eof = (size_t)*avail < want;
+	p = in->buf + in->pos;
+	rc = parse_insn(d->a, p, (size_t)*avail, 0, b);
+	rc2 = parse_insn(d->a, p, (size_t)*avail, 1, &b2);
+	s1 = rc == BLK_OK ? 2 + chain_score(d->a, p + b->len,
+	    (size_t)*avail - b->len, TID_LOOKAHEAD, eof,
+	    (b->flags & TRAC_FLAG_TID) != 0) :
+	    rc == BLK_SHORT ? 2 * TID_LOOKAHEAD + 1 : 0;
+	s2 = rc2 == BLK_OK ? 2 + chain_score(d->a, p + b2.len,
+	    (size_t)*avail - b2.len, TID_LOOKAHEAD, eof, 0) :
+	    rc2 == BLK_SHORT ? 2 * TID_LOOKAHEAD + 1 : 0;
+	if (d->opts->repair_tid) {
+		/*
+		 * After the last block of a thread (flag 0x80, same thread)
+		 * the buggy writer always hides a thread id: take it unless
+		 * the other reading parses further.  After a dump or a
+		 * thread change it may: take it if it parses further.
+		 */
+		if (d->prev_marker)
+			hidden = rc2 != BLK_BAD && s2 >= s1;
+		else
+			hidden = plausible && s2 > s1;
+		if (hidden) {
+			*b = b2;
+			return rc2;
+		}
+	} else if (plausible && s2 > s1) {
+		d->suspect = d->st->blocks;
+		d->suspect_off = tp_in_offset(in);
+	}
+	return rc;
+}
+
+int
+trac_decode(struct tp_in *in, struct tp_out *out,
+    const struct trac_dec_opts *opts, struct trac_dec_stats *st,
+    struct tp_err *err)
+{
+	struct dec d;
+	struct blk b;
+	size_t maxb;
+	int cut = 0, rc;
+
+	memset(st, 0, sizeof *st);
+	st->truncated_at = TP_NONE;
+	if (decode_header(in, out, st, err) < 0)
+		return -1;
+	memset(&d, 0, sizeof d);
+	d.a = st->arch;
+	d.t = tab_of(d.a);
+	d.opts = opts;
+	d.st = st;
+	d.out = out;
+	d.suspect = TP_NONE;
+	maxb = trac_max_block(d.a);
+	for (;;) {
+		uint64_t off = tp_in_offset(in);
+		const unsigned char *p;
+		long avail = dec_fill(&d, in, maxb, err);
+
+		if (avail < 0)
+			goto fail;
+		err->offset = off;
+		err->index = st->blocks;
+		err->unit = "block";
+		if (avail == 0)
+			break;
+		p = in->buf + in->pos;
+		if (p[0] >= 0x80) {
+			if (decode_user(&d, in, err, avail, &cut) < 0)
+				goto fail;
+			st->blocks++;
+			continue;
+		}
+		if (p[0] != 0) {
+			block_fail(&d, err, "unsupported block type 0x%02x (0 or "
+			    "0x80-0xff expected)", p[0]);
+			goto fail;
+		}
+		if ((rc = read_insn(&d, in, err, &avail, &b)) < 0)
+			goto fail;
+		if (rc == BLK_SHORT) {
+			cut = 1;
+			block_fail(&d, err, "truncated block: needs at least %zu "
+			    "bytes, only %ld left", b.len, avail);
+			goto fail;
+		}
+		if (rc == BLK_BAD) {
+			block_fault(&d, err, &b);
+			goto fail;
+		}
+		if (st->insns == 0 && b.nreg != d.a->nslots)
+			st->first_not_full = 1;
+		d.prev_flag = b.tid_in == 1;
+		d.prev_marker = b.tid_in == 1 && b.nreg != d.a->nslots &&
+		    d.have_tid && b.tid == d.tid;
+		emit_insn(&d, &b);
+		in->pos += b.len;
+		st->blocks++;
+	}
+	free(d.ubuf);
+	if (d.in_failed) {
+		/* The blocks before it are out: now the gzip error. */
+		*err = d.inerr;
+		err->index = st->blocks;
+		err->unit = "block";
+		return -1;
+	}
+	return 0;
+fail:
+	free(d.ubuf);
+	if (d.in_failed && cut) {
+		/* Cut by the gzip error, not by the recording. */
+		*err = d.inerr;
+		err->index = st->blocks;
+		err->unit = "block";
+		return -1;
+	}
+	if (cut == 1 && opts->allow_truncated && err->status == TP_EXIT_DATA &&
+	    !near_suspect(&d)) {
+		/* A live recording: the cut block is simply not there yet. */
+		st->truncated_at = err->offset;
+		tp_err_clear(err);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The magic alone says TRAC: a file that starts with it and is broken
+ * after is still a trace for trac2txt to diagnose.
+ */
+/*
+ * A short bare or quoted value after key in the first len bytes of a JSON
+ * text, for the probe's detail only; NULL if not there.
+ */
+static const char *
+probe_json(const char *json, size_t len, const char *key, int *n)
+{
+	size_t k = strlen(key), i;
+
+	for (i = 0; i + k < len; i++) {
+		const char *v = json + i + k;
+		size_t m = 0;
+		if (memcmp(json + i, key, k) != 0)
+			continue;
+		while (v < json + len && (*v == ':' || *v == ' ' || *v == '"'))
+			v++;
+		while (v + m < json + len && m < 16 && (isalnum((unsigned char)v[m]) ||
+		    v[m] == '.' || v[m] == '_'))
+			m++;
+		*n = (int)m;
+		return m > 0 ? v : NULL;
+	}
+	return NULL;
+}
+
+int
+trac_probe(const unsigned char *p, size_t n, char *detail, size_t detailsz)
+{
+	if (detailsz > 0)
+		detail[0] = '\0';
+	if (n < 4 || memcmp(p, "TRAC", 4) != 0)
+		return TP_PROBE_NO;
+	if (n >= 8 && detailsz > 0) {
+		/* The architecture and version, as the header's JSON names them. */
+		size_t len = rd32(p + 4) < n - 8 ? rd32(p + 4) : n - 8;
+		const char *json = (const char *)p + 8, *a, *v;
+		int alen = 0, vlen = 0;
+
+		if ((a = probe_json(json, len, "\"arch\"", &alen)) == NULL)
+			a = "";
+		if ((v = probe_json(json, len, "\"ver\"", &vlen)) == NULL)
+			v = "";
+		snprintf(detail, detailsz, "%.*s%sversion %.*s, JSON header of "
+		    "%lu bytes", alen, a, alen ? ", " : "", vlen ? vlen : 1,
+		    vlen ? v : "?", (unsigned long)rd32(p + 4));
+	}
+	return TP_PROBE_YES;
+}
+
+/* ---------------------------------------------------------------- encoder */
+
+#define MAX_FIELDS TR_MAXFIELDS
+
+enum { TID_DEFAULT = -1, TID_NO = 0, TID_YES = 1, TID_NOFLAG = 2 };
+
+struct enc {
+	const struct trac_arch *a;
+	const struct slot_tab *t;
+	const struct trac_enc_opts *opts;
+	struct trac_enc_stats *st;
+	struct tp_out *out;
+	struct tr_reader *r;
+	struct tr_rec *rec;
+	unsigned char *buf;	/* JSON and user payloads */
+	size_t bufcap;
+	uint64_t user_left;	/* bytes of a user block still to come */
+	uint64_t user_size;
+	uint64_t user_line;	/* where that block began */
+	int header_done;
+	uint64_t state[TRAC_MAX_SLOTS];
+	uint32_t tid;		/* thread of the last block, as a reader sees it */
+	int have_tid;
+
+	/* The instruction being built; its accesses follow it. */
+	int pending;
+	uint32_t ptid;
+	int have_ptid, have_pseq, have_ppc;	/* fields it has */
+	uint64_t pseq, ppc;
+	int tidmode;
+	unsigned rsvd;
+	unsigned oplen;
+	unsigned char op[TRAC_MAX_OPCODE];
+	unsigned nreg;
+	unsigned char pos[MAX_FIELDS + 1];	/* room for an added cip */
+	uint64_t val[MAX_FIELDS + 1];
+	unsigned nmem;
+	unsigned char mflag[TRAC_MAX_ACCESSES];
+	uint64_t addr[TRAC_MAX_ACCESSES], old[TRAC_MAX_ACCESSES],
+	    new_[TRAC_MAX_ACCESSES];
+};
+
+static int
+grow(struct enc *e, size_t n)
+{
+	unsigned char *nb;
+
+	if (n <= e->bufcap)
+		return 0;
+	if ((nb = realloc(e->buf, n)) == NULL)
+		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
+	e->buf = nb;
+	e->bufcap = n;
+	return 0;
+}
+
+/* A record trac cannot express: counted, or an error under --strict. */
+static int
+skip(struct enc *e, const char *fmt, const char *what, size_t n)
+{
+	char why[100];
+
+	snprintf(why, sizeof why, fmt, (int)(n > 40 ? 40 : n), what);
+	if (e->opts->strict)
+		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in an "
+		    "x64dbg trace", why);
+	if (e->st->skipped++ == 0) {
+		e->st->first_skip_line = e->rec->lineno;
+		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
+	}
+	return 0;
+}
+
+static int
+field_u64(struct enc *e, const struct tr_field *f, uint64_t *v)
+{
+	if (tp_parse_u64(f->val, f->vallen, v) < 0)
+		return tr_u64(e->r, e->rec, f, v);
+	return 0;
+}
+
+/* An unsigned value that must fit in a slot (pointer-sized). */
+static int
+field_ptr(struct enc *e, const struct tr_field *f, uint64_t *v)
+{
+	if (tp_parse_u64(f->val, f->vallen, v) < 0)
+		return tr_u64(e->r, e->rec, f, v);
+	if (e->a->ptrsize == 4 && *v > 0xffffffffu)
+		return tr_fail(e->r, e->rec, f, "does not fit in 32 bits "
+		    "(arch x86)");
+	return 0;
+}
+
+static void
+write_header(struct enc *e, const void *json, size_t n)
+{
+	unsigned char h[8];
+
+	memcpy(h, "TRAC", 4);
+	wr32(h + 4, (uint32_t)n);
+	tp_out_write(e->out, h, 8);
+	tp_out_write(e->out, json, n);
+	e->header_done = 1;
+}
+
+static void
+default_header(struct enc *e)
+{
+	char json[160];
+	int n = snprintf(json, sizeof json, "{\"ver\":1,\"arch\":\"%s\","
+	    "\"hashAlgorithm\":\"murmurhash\",\"hash\":\"0x0\","
+	    "\"compression\":\"\",\"path\":\"\"}", e->a->name);
+
+	write_header(e, json, (size_t)n);
+}
+
+static int
+header_record(struct enc *e)
+{
+	const struct tr_field *fa = tr_find(e->rec, "arch");
+	const struct tr_field *fj = tr_find(e->rec, "json");
+	const struct trac_arch *a = NULL, *ja = NULL;
+	struct json_info ji;
+	size_t n = 0;
+
+	if (fa != NULL && (a = trac_arch_find(fa->val, fa->vallen)) == NULL)
+		return tr_fail(e->r, e->rec, fa, "unsupported arch (x64 or x86 "
+		    "expected)");
+	if (fj != NULL) {
+		if (grow(e, fj->vallen + 1) < 0 ||
+		    tr_str(e->r, e->rec, fj, e->buf, e->bufcap, &n) < 0)
+			return -1;
+		if (n > 0x7fffffff)
+			return tr_fail(e->r, e->rec, fj, "too long");
+		/* Write no header that x64dbg and trac2txt would refuse. */
+		json_scan((char *)e->buf, n, &ji);
+		if (ji.status != JSON_OK)
+			return tr_fail(e->r, e->rec, fj, "%s",
+			    ji.status == JSON_CORRUPT ? "not a JSON object" :
+			    ji.status == JSON_NUL ? "a NUL byte in the JSON" :
+			    "not UTF-8 in a JSON string");
+		if (!ji.has_ver || !ji.ver_one)
+			return tr_fail(e->r, e->rec, fj, "\"ver\" is not the "
+			    "number 1");
+		if (ji.archv == NULL || !ji.has_compression)
+			return tr_fail(e->r, e->rec, fj, "no \"%s\" key",
+			    ji.archv == NULL ? "arch" : "compression");
+		if (ji.archlen == SIZE_MAX ||
+		    (ja = trac_arch_find(ji.arch, ji.archlen)) == NULL)
+			return tr_fail(e->r, e->rec, fj, "the JSON's arch is "
+			    "not \"x64\" or \"x86\"");
+		if (a == NULL)
+			a = ja;
+		if (ja != a)
+			return tr_fail(e->r, e->rec, fa, "disagrees with the "
+			    "JSON header's arch %s", ja->name);
+	}
+	if (e->header_done) {
+		/* Appended sessions share the file's one header and arch. */
+		if (a != NULL && a != e->a)
+			return tr_fail(e->r, e->rec, fa != NULL ? fa : fj,
+			    "arch %s after blocks of arch %s: one trace file "
+			    "holds one architecture", a->name, e->a->name);
+		return skip(e, "%.*s record after the first block", "trac-header",
+		    11);
+	}
+	if (a != NULL)
+		e->a = a;
+	e->t = tab_of(e->a);
+	if (fj != NULL)
+		write_header(e, e->buf, n);
+	else
+		default_header(e);
+	return 0;
+}
+
+/* Write the pending instruction block and its accesses. */
+static void
+flush_insn(struct enc *e)
+{
+	const struct trac_arch *a = e->a;
+	unsigned ps = a->ptrsize, i, prev;
+	int full, store, flag;
+	unsigned char *p;
+
+	if (!e->pending)
+		return;
+	e->pending = 0;
+	full = e->nreg == a->nslots;
+	if (e->st->insns == 0 && !full) {
+		/* Readers start at a full dump: give them the state known. */
+		for (i = 0; i < a->nslots; i++) {
+			e->pos[i] = (unsigned char)i;
+			e->val[i] = e->state[i];
+		}
+		e->nreg = a->nslots;
+		full = 1;
+		e->st->dump_added = 1;
+	}
+	switch (e->tidmode) {
+	case TID_NO:
+		store = flag = 0;
+		break;
+	case TID_YES:
+		store = flag = 1;
+		break;
+	case TID_NOFLAG:
+		store = 1, flag = 0;
+		break;
+	default:
+		store = flag = full || !e->have_tid || e->ptid != e->tid;
+		break;
+	}
+	p = (unsigned char *)tp_out_reserve(e->out, trac_max_block(a));
+	*p++ = 0;
+	*p++ = (unsigned char)e->nreg;
+	*p++ = (unsigned char)e->nmem;
+	*p++ = (unsigned char)((flag ? TRAC_FLAG_TID : 0) | e->rsvd | e->oplen);
+	if (store)
+		p = wr32(p, e->ptid);
+	memcpy(p, e->op, e->oplen);
+	p += e->oplen;
+	for (i = 0, prev = (unsigned)-1; i < e->nreg; i++) {
+		*p++ = (unsigned char)(e->pos[i] - prev - 1);
+		prev = e->pos[i];
+	}
+	for (i = 0; i < e->nreg; i++)
+		p = wrptr(p, e->val[i], ps);
+	memcpy(p, e->mflag, e->nmem);
+	p += e->nmem;
+	for (i = 0; i < e->nmem; i++)
+		p = wrptr(p, e->addr[i], ps);
+	for (i = 0; i < e->nmem; i++)
+		p = wrptr(p, e->old[i], ps);
+	for (i = 0; i < e->nmem; i++)
+		if (!(e->mflag[i] & TRAC_MEM_UNCHANGED))
+			p = wrptr(p, e->new_[i], ps);
+	tp_out_commit(e->out, (char *)p);
+	if (store)
+		e->tid = e->ptid;
+	e->have_tid = 1;
+	e->st->insns++;
+	e->st->accesses += e->nmem;
+}
+
+/* Positions given out of order or twice: sort, the last value wins. */
+static void
+sort_regs(struct enc *e)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 1; i < e->nreg; i++) {
+		unsigned char s = e->pos[i];
+		uint64_t v = e->val[i];
+		for (j = i; j > 0 && e->pos[j - 1] > s; j--) {
+			e->pos[j] = e->pos[j - 1];
+			e->val[j] = e->val[j - 1];
+		}
+		e->pos[j] = s;
+		e->val[j] = v;
+	}
+	for (i = 0; i < e->nreg; i++) {
+		if (n > 0 && e->pos[n - 1] == e->pos[i])
+			n--;
+		e->pos[n] = e->pos[i];
+		e->val[n++] = e->val[i];
+	}
+	e->nreg = n;
+}
+
+static int
+insn_record(struct enc *e)
+{
+	const struct tr_rec *rec = e->rec;
+	const struct trac_arch *a = e->a;
+	const struct slot_tab *t = e->t;
+	const struct tr_field *fbytes = NULL;
+	unsigned i, expect = 0, sorted = 1, has_cip = 0;
+	int have_pc = 0, last = -1;
+	uint64_t pc = 0, v;
+	size_t n;
+
+	flush_insn(e);
+	e->ptid = e->tid;
+	e->have_ptid = e->have_pseq = 0;
+	e->tidmode = TID_DEFAULT;
+	e->rsvd = 0;
+	e->nreg = 0;
+	e->nmem = 0;
+	for (i = 0; i < rec->nf; i++) {
+		const struct tr_field *f = &rec->f[i];
+		const char *k = f->key;
+		int s;
+
+		if (expect < a->nslots && f->keylen == t->namelen[expect] &&
+		    memcmp(k, a->slot[expect], f->keylen) == 0) {
+			s = (int)expect;
+		} else if (f->keylen == 3 && memcmp(k, "tid", 3) == 0) {
+			if (field_u64(e, f, &v) < 0)
+				return -1;
+			if (v > 0xffffffffu)
+				return tr_fail(e->r, rec, f, "thread id does "
+				    "not fit in 32 bits");
+			e->ptid = (uint32_t)v;
+			e->have_ptid = 1;
+			continue;
+		} else if (f->keylen == 3 && memcmp(k, "seq", 3) == 0) {
+			if (field_u64(e, f, &e->pseq) < 0)
+				return -1;
+			e->have_pseq = 1;
+			continue;
+		} else if (f->keylen == 2 && memcmp(k, "pc", 2) == 0) {
+			if (field_ptr(e, f, &pc) < 0)
+				return -1;
+			have_pc = 1;
+			continue;
+		} else if (f->keylen == 5 && memcmp(k, "bytes", 5) == 0) {
+			fbytes = f;
+			continue;
+		} else if (f->keylen == 9 && memcmp(k, "tidstored", 9) == 0) {
+			if (f->vallen == 1 && (f->val[0] == '0' ||
+			    f->val[0] == '1'))
+				e->tidmode = f->val[0] == '1' ? TID_YES : TID_NO;
+			else if (f->vallen == 6 &&
+			    memcmp(f->val, "noflag", 6) == 0)
+				e->tidmode = TID_NOFLAG;
+			else
+				return tr_fail(e->r, rec, f, "expected 0, 1 "
+				    "or noflag");
+			continue;
+		} else if (f->keylen == 4 && memcmp(k, "rsvd", 4) == 0) {
+			if (field_u64(e, f, &v) < 0)
+				return -1;
+			if (v & ~(uint64_t)TRAC_FLAG_RSVD)
+				return tr_fail(e->r, rec, f, "only flag bits "
+				    "4-6 (0x70) are reserved");
+			e->rsvd = (unsigned)v;
+			continue;
+		} else if ((s = trac_slot_find(a, k, f->keylen)) < 0) {
+			continue;	/* fields of other decoders */
+		}
+		if (field_ptr(e, f, &v) < 0)
+			return -1;
+		if (s <= last)
+			sorted = 0;
+		last = s;
+		has_cip |= (unsigned)s == a->cip;
+		e->pos[e->nreg] = (unsigned char)s;
+		e->val[e->nreg++] = v;
+		expect = (unsigned)s + 1;
+	}
+	if (fbytes != NULL && fbytes->vallen > 2 * TRAC_MAX_OPCODE)
+		return skip(e, "%.*s record with more than 15 opcode bytes",
+		    "insn", 4);
+	if (fbytes == NULL || fbytes->vallen == 0) {
+		/*
+		 * A decoder that does not keep opcodes: a block needs 1 to 15
+		 * bytes, so it gets a nop, counted (an error with --strict).
+		 */
+		if (e->opts->strict)
+			return tr_fail(e->r, rec, NULL, "insn record without "
+			    "opcode bytes: an x64dbg trace needs 1 to 15");
+		if (e->st->no_opcode++ == 0)
+			e->st->first_no_opcode_line = rec->lineno;
+		e->op[0] = TRAC_NO_OPCODE;
+		n = 1;
+	} else if (tr_bytes(e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
+	    &n) < 0) {
+		return -1;
+	}
+	e->oplen = (unsigned)n;
+	e->have_ppc = have_pc;
+	e->ppc = pc;
+	if (!sorted)
+		sort_regs(e);
+	for (i = 0; i < e->nreg; i++)
+		e->state[e->pos[i]] = e->val[i];
+	if (have_pc && !has_cip && pc != e->state[a->cip]) {
+		/* A record from elsewhere: pc moves the instruction pointer. */
+		for (i = e->nreg; i > 0 && e->pos[i - 1] > a->cip; i--) {
+			e->pos[i] = e->pos[i - 1];
+			e->val[i] = e->val[i - 1];
+		}
+		e->pos[i] = (unsigned char)a->cip;
+		e->val[i] = pc;
+		e->nreg++;
+		e->state[a->cip] = pc;
+	}
+	e->pending = 1;
+	return 0;
+}
+
+/* A field of an access and of its instruction that must agree. */
+static int
+access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
+{
+	const char *num = what[0] == 'p' ? "0x%llx" : "%llu";
+	char fmt[120], a[24], b[24];
+
+	snprintf(a, sizeof a, num, (unsigned long long)v);
+	snprintf(b, sizeof b, num, (unsigned long long)want);
+	snprintf(fmt, sizeof fmt, "%%.*s with %s=%s after an insn with %s=%s",
+	    what, a, what, b);
+	return skip(e, fmt, e->rec->kind, e->rec->kindlen);
+}
+
+/*
+ * A read or write: one memory access, or ceil(size / pointer size) of
+ * them at consecutive pointer-sized addresses for a larger operand, as
+ * x64dbg records it.  Values are pointer-sized; a larger value is split
+ * little-endian over the accesses.
+ */
+static int
+access_record(struct enc *e, int write)
+{
+	const struct tr_rec *rec = e->rec;
+	unsigned ps = e->a->ptrsize;
+	uint64_t addr = 0, old = 0, nv = 0, flags = 0, size = ps, v;
+	uint64_t mask = ps == 8 ? UINT64_MAX : 0xffffffffu;
+	int have_addr = 0;
+	unsigned i, m, count;
+
+	if (!e->pending)
+		return skip(e, "%.*s without an instruction before it",
+		    rec->kind, rec->kindlen);
+	for (i = 0; i < rec->nf; i++) {
+		const struct tr_field *f = &rec->f[i];
+		switch (f->keylen) {
+		case 2:
+			if (memcmp(f->key, "pc", 2) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_ppc && v != e->ppc)
+					return access_mismatch(e, "pc", v,
+					    e->ppc);
+			}
+			break;
+		case 3:
+			if (memcmp(f->key, "old", 3) == 0) {
+				if (field_u64(e, f, &old) < 0)
+					return -1;
+			} else if (write && memcmp(f->key, "new", 3) == 0) {
+				if (field_u64(e, f, &nv) < 0)
+					return -1;
+			} else if (memcmp(f->key, "tid", 3) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_ptid && v != e->ptid)
+					return access_mismatch(e, "tid", v,
+					    e->ptid);
+			} else if (memcmp(f->key, "seq", 3) == 0) {
+				if (field_u64(e, f, &v) < 0)
+					return -1;
+				if (e->have_pseq && v != e->pseq)
+					return access_mismatch(e, "seq", v,
+					    e->pseq);
+			}
+			break;
+		case 4:
+			if (memcmp(f->key, "addr", 4) == 0) {
+				if (field_ptr(e, f, &addr) < 0)
+					return -1;
+				have_addr = 1;
+			} else if (memcmp(f->key, "size", 4) == 0) {
+				if (field_u64(e, f, &size) < 0)
+					return -1;
+			}
+			break;
+		case 5:
+			if (memcmp(f->key, "flags", 5) == 0) {
+				if (field_u64(e, f, &flags) < 0)
+					return -1;
+				if (flags > 0xff)
+					return tr_fail(e->r, rec, f, "not a "
+					    "flag byte");
+			}
+			break;
+		}
+	}
+	if (!have_addr)
+		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
+	if (size == 0)
+		return skip(e, "%.*s of size 0", rec->kind, rec->kindlen);
+	count = size <= ps ? 1 : size > (uint64_t)TRAC_MAX_ACCESSES * ps ?
+	    TRAC_MAX_ACCESSES + 1 : (unsigned)((size + ps - 1) / ps);
+	if (e->nmem + count > TRAC_MAX_ACCESSES)
+		return skip(e, "%.*s beyond 32 memory accesses of an "
+		    "instruction", rec->kind, rec->kindlen);
+	if (count == 1 && ((old | nv) & ~mask) != 0) {
+		const struct tr_field *f = tr_find(rec, (old & ~mask) != 0 ?
+		    "old" : "new");
+		return tr_fail(e->r, rec, f, "does not fit in 32 bits (arch "
+		    "x86)");
+	}
+	for (i = 0; i < count; i++) {
+		/* Of a split write, a part that kept its value is unchanged. */
+		int same = !write || (count > 1 && (old & mask) == (nv & mask));
+		m = e->nmem++;
+		e->mflag[m] = (unsigned char)((flags &
+		    ~(uint64_t)TRAC_MEM_UNCHANGED) |
+		    (same ? TRAC_MEM_UNCHANGED : 0));
+		e->addr[m] = (addr + (uint64_t)i * ps) & mask;
+		e->old[m] = old & mask;
+		e->new_[m] = nv & mask;
+		if (ps == 4) {
+			old >>= 32;
+			nv >>= 32;
+		} else {
+			old = nv = 0;
+		}
+	}
+	return 0;
+}
+
+static int
+user_record(struct enc *e)
+{
+	const struct tr_field *ft = tr_find(e->rec, "type");
+	const struct tr_field *fd = tr_find(e->rec, "data");
+	const struct tr_field *fs = tr_find(e->rec, "size");
+	unsigned char h[5];
+	uint64_t type, size;
+	size_t n = 0;
+
+	if (ft == NULL)
+		return tr_fail(e->r, e->rec, NULL, "trac-user without type");
+	if (field_u64(e, ft, &type) < 0)
+		return -1;
+	if (type < 0x80 || type > 0xff)
+		return tr_fail(e->r, e->rec, ft, "user block types are 0x80 "
+		    "to 0xff");
+	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+		return -1;
+	size = n;
+	if (fs != NULL) {
+		if (field_u64(e, fs, &size) < 0)
+			return -1;
+		if (size > 0xffffffffu)
+			return tr_fail(e->r, e->rec, fs, "more than a 32-bit "
+			    "length");
+		if (size < n)
+			return tr_fail(e->r, e->rec, fs, "less than the %zu "
+			    "bytes of data", n);
+	}
+	flush_insn(e);
+	h[0] = (unsigned char)type;
+	wr32(h + 1, (uint32_t)size);
+	tp_out_write(e->out, h, 5);
+	if (n > 0)
+		tp_out_write(e->out, e->buf, n);
+	/* The rest follows in trac-user-data records. */
+	e->user_left = size - n;
+	e->user_size = size;
+	e->user_line = e->rec->lineno;
+	e->st->user_blocks++;
+	return 0;
+}
+
+static int
+user_data_record(struct enc *e)
+{
+	const struct tr_field *fd = tr_find(e->rec, "data");
+	size_t n = 0;
+
+	if (e->user_left == 0)
+		return tr_fail(e->r, e->rec, NULL, "trac-user-data without a "
+		    "trac-user whose size= it completes");
+	if (fd != NULL && (grow(e, fd->vallen / 2 + 1) < 0 ||
+	    tr_bytes(e->r, e->rec, fd, e->buf, e->bufcap, &n) < 0))
+		return -1;
+	if (n > e->user_left)
+		return tr_fail(e->r, e->rec, fd, "%zu bytes, more than the "
+		    "%llu the user block of line %llu still needs", n,
+		    (unsigned long long)e->user_left,
+		    (unsigned long long)e->user_line);
+	tp_out_write(e->out, e->buf, n);
+	e->user_left -= n;
+	return 0;
+}
+
+/* A user block whose size= is not reached: an error at line lineno. */
+static int
+user_incomplete(struct enc *e, uint64_t lineno)
+{
+	e->r->err->line = lineno;
+	e->r->err->col = 0;
+	e->r->err->offset = TP_NONE;
+	return tp_fail(e->r->err, TP_EXIT_DATA, "the user block of line %llu "
+	    "(size=%llu) lacks %llu bytes: trac-user-data records expected",
+	    (unsigned long long)e->user_line,
+	    (unsigned long long)e->user_size,
+	    (unsigned long long)e->user_left);
+}
+
+static int
+encode_records(struct enc *e)
+{
+	struct tr_rec *rec = e->rec;
+	int rc;
+
+	while ((rc = tr_next(e->r, rec)) > 0) {
+		const char *k = rec->kind;
+		e->st->records++;
+		if (rec->kindlen == 14 && memcmp(k, "trac-user-data", 14) == 0) {
+			if (user_data_record(e) < 0)
+				return -1;
+			continue;
+		}
+		if (e->user_left > 0)
+			return user_incomplete(e, rec->lineno);
+		if (rec->kindlen == 11 && memcmp(k, "trac-header", 11) == 0) {
+			if (header_record(e) < 0)
+				return -1;
+			continue;
+		}
+		if (!e->header_done)
+			default_header(e);
+		if (rec->kindlen == 4 && memcmp(k, "insn", 4) == 0)
+			rc = insn_record(e);
+		else if (rec->kindlen == 4 && memcmp(k, "read", 4) == 0)
+			rc = access_record(e, 0);
+		else if (rec->kindlen == 5 && memcmp(k, "write", 5) == 0)
+			rc = access_record(e, 1);
+		else if (rec->kindlen == 9 && memcmp(k, "trac-user", 9) == 0)
+			rc = user_record(e);
+		else
+			rc = skip(e, "record kind \"%.*s\"", k, rec->kindlen);
+		if (rc < 0)
+			return -1;
+	}
+	if (rc < 0)
+		return -1;
+	if (e->user_left > 0)
+		return user_incomplete(e, e->r->lineno);
+	if (!e->header_done)
+		default_header(e);
+	flush_insn(e);
+	return 0;
+}
+
+int
+trac_encode(struct tr_reader *r, struct tp_out *out,
+    const struct trac_enc_opts *opts, struct trac_enc_stats *st,
+    struct tp_err *err)
+{
+	struct enc *e;
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if ((e = calloc(1, sizeof *e)) == NULL ||
+	    (e->rec = malloc(sizeof *e->rec)) == NULL) {
+		free(e);
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	}
+	e->a = opts->arch ? opts->arch : &trac_x64;
+	e->t = tab_of(e->a);
+	e->opts = opts;
+	e->st = st;
+	e->out = out;
+	r->err = err;
+	e->r = r;
+	rc = encode_records(e);
+	free(e->buf);
+	free(e->rec);
+	free(e);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * std2txt: RAPID's STD text format to the tracepipe text stream.
+ */
+#include <stdio.h>
+
+#include "prog.h"
+#include "rapidstd.h"
+
+static const char help[] =
+    "Usage: std2txt [OPTION]... [FILE]...\n"
+    "Read RAPID STD traces (T0|acq(L3)|362, or the bare-number flavour\n"
+    "T0|acq(3)|362) and write trace text, one RapidBin event per line.\n"
+    "FILEs are read in turn; without FILE, or when FILE is -, read\n"
+    "standard input.\n"
+    "\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      more messages\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed input (after the lines before\n"
+    "the fault), 2 usage or system error.\n";
+
+static void
+report(const void *stats, int failed)
+{
+	const struct std_dec_stats *st = stats;
+
+	(void)failed;
+	tp_note("%llu events", (unsigned long long)st->events);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct std_dec_opts opts;
+	static struct std_dec_stats st;
+	struct tp_job job = { .format = "std", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1)
+		tp_opt_common(c, &job.com, help);
+	return tp_run(&job, argc - optind, argv + optind);
+}

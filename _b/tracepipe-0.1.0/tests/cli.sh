@@ -1,0 +1,96 @@
+#!/bin/sh
+# The conventions every program shares (tracepipe(7)): --help, --version,
+# usage errors, a file operand and stdin giving the same output, "-" as
+# stdin, -o written only on success, binary never to a terminal.
+. "$srcdir/tests/tap.sh"
+formats > table || exit 99
+
+# Inputs: NAME.in for each format's decoder (the bigger generated traces
+# where a generator exists, else tests/data/probe/NAME.sample), NAME.txt
+# (its text) for its encoder; the same at a size beyond a pipe's buffer.
+gen-trac --arch x64 --blocks 30 --seed 9 > trac.in || exit 99
+gen-trac --arch x64 --blocks 6000 --threads 2 --seed 3 > trac.big || exit 99
+gen-rapidbin --events 200 --seed 9 > rapidbin.in || exit 99
+gen-rapidbin --events 40000 --seed 3 > rapidbin.big || exit 99
+rapidbin2txt rapidbin.in | txt2std > std.in || exit 99
+rapidbin2txt rapidbin.big | txt2std > std.big || exit 99
+while read -r name dec enc kind desc; do
+	[ -f $name.in ] || cp "$srcdir/tests/data/probe/$name.sample" $name.in
+	[ -f $name.big ] || cp $name.in $name.big
+	$dec $name.in > $name.txt && $dec $name.big > $name.bigtxt || exit 99
+done < table
+
+# program, its input, whether its output is binary, whether it takes
+# several files: each format's decoder and encoder, txtfilter, txtstat
+# and any2txt.
+while read -r name dec enc kind desc; do
+	[ "$kind" = binary ] && bin=1 || bin=0
+	echo "$dec $name.in 0 1"
+	echo "$enc $name.txt $bin 0"
+done < table > programs
+echo "txtfilter trac.txt 0 -" >> programs
+echo "txtstat trac.txt 0 -" >> programs
+echo "any2txt trac.in 0 1" >> programs
+while read -r prog input bin multi; do
+	out=$($prog --help); rc=$?
+	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
+	like "$($prog --version)" "$prog (tracepipe) *" "$prog --version"
+	err=$($prog --no-such-option 2>&1 >/dev/null); rc=$?
+	is "$rc:$(echo "$err" | head -n 1)" "2:$prog: unrecognized option '--no-such-option'" \
+	    "$prog: unknown option is a usage error"
+	$prog "$input" > file.out 2>/dev/null; rc1=$?
+	$prog < "$input" > stdin.out 2>/dev/null; rc2=$?
+	$prog - < "$input" > dash.out 2>/dev/null; rc3=$?
+	ok $(( rc1 + rc2 + rc3 > 1 )) "$prog: runs on its input ($rc1 $rc2 $rc3)"
+	same_file file.out stdin.out "$prog: a file operand and stdin give the same output"
+	same_file file.out dash.out "$prog: - is stdin"
+	$prog -o named.out "$input" 2>/dev/null
+	same_file file.out named.out "$prog -o FILE"
+	if [ "$multi" = 1 ]; then
+		# Decoders read several files in turn, as cat does (txtfilter
+		# as grep does: its own tests).
+		$prog "$input" - "$input" < "$input" > multi.out 2>/dev/null
+		cat file.out file.out file.out > multi.want
+		same_file multi.out multi.want "$prog: several files are decoded in turn"
+	elif [ "$multi" = 0 ]; then
+		err=$($prog a b 2>&1); rc=$?
+		like "$rc:$err" "2:$prog: too many operands*" "$prog: two operands are a usage error"
+	fi
+	printf 'read tid=zz\ngarbage \001 "\n' > bad.in
+	rm -f never.out
+	# txtfilter judges only what it selects on: give it a selector.
+	[ "$prog" = txtfilter ] && sel="--tid 1" || sel=
+	# shellcheck disable=SC2086
+	$prog $sel -o never.out bad.in 2>/dev/null
+	rc=$?
+	[ ! -e never.out ] && [ $rc -ne 0 ]
+	ok $? "$prog: no -o file after bad input (exit $rc)"
+	ls never.out.* >/dev/null 2>&1
+	ok $(( ! $? )) "$prog: no temporary file left behind"
+	if [ "$bin" = 1 ]; then
+		err=$(script -qec "$prog < $input" /dev/null </dev/null 2>&1 | tr -d '\r')
+		like "$err" "$prog: refusing to write binary data to a terminal*" \
+		    "$prog: refuses to write binary to a terminal"
+	fi
+done < programs
+
+# Output larger than a pipe holds: a reader that goes away ends the program
+# quietly (no message, status 0 or death by SIGPIPE); a full disk is a
+# one-line error and status 2.
+while read -r name dec enc kind desc; do
+	echo "$dec $name.big"
+	echo "$enc $name.bigtxt"
+done < table > programs
+echo "txtfilter trac.bigtxt" >> programs
+echo "txtstat trac.bigtxt" >> programs
+echo "any2txt rapidbin.big" >> programs
+while read -r prog input; do
+	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
+	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
+	*) ok 1 "$prog: a closed pipe ends it quietly"; sed 's/^/#   /' pipe.rc pipe.err ;;
+	esac
+	err=$($prog "$input" 2>&1 > /dev/full); rc=$?
+	like "$rc:$err" "2:$prog: <stdout>: write error: No space left on device" \
+	    "$prog: a full disk is an error (status 2)"
+done < programs
+done_testing

@@ -1,0 +1,21 @@
+/*
+ * formats: the format table, one row a line, for the scripts that need
+ * the list of programs (tests/cli.sh, tests/format-probe.sh,
+ * scripts/bench):
+ *
+ *   NAME DECODER ENCODER binary|text DESCRIPTION
+ */
+#include <stdio.h>
+
+#include "format.h"
+
+int
+main(void)
+{
+	const struct tp_format *f;
+
+	for (f = tp_formats; f->name != NULL; f++)
+		printf("%s %s %s %s %s\n", f->name, f->decoder, f->encoder,
+		    f->flags & TP_FMT_TEXT ? "text" : "binary", f->desc);
+	return fflush(stdout) != 0 || ferror(stdout);
+}

@@ -1,0 +1,182 @@
+#!/bin/sh
+# Where -o and --meta write (tracepipe(7), FILES): a regular file or a new
+# path through a temporary file renamed on success, a symlink's target, a
+# device or FIFO directly, a directory refused before any input is read;
+# no file left behind on any failure or on SIGINT, SIGTERM, SIGHUP and
+# SIGPIPE, after which the program dies by that signal.
+. "$srcdir/tests/tap.sh"
+gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
+trac2txt t.trace64 > t.txt || exit 99
+txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
+rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
+printf 'read tid=zz\ngarbage \001 "\n' > bad.in
+
+# No file of the given names, temporary ones included.
+leftovers() {
+	for f in "$@"; do
+		ls -d "$f" "$f".?????? 2>/dev/null
+	done | tr '\n' ' '
+}
+
+PROGS="trac2txt t.trace64
+any2txt t.trace64
+txt2trac t.txt
+txtfilter t.txt
+txtstat t.txt
+rapidbin2txt t.data
+txt2rapidbin r.txt
+txt2std r.txt
+std2txt t.std"
+
+while read -r prog input; do
+	$prog "$input" > want.out 2>/dev/null
+	# A directory, and -o '': refused before any input is read (the
+	# endless input would otherwise keep the program waiting).
+	mkdir -p adir
+	err=$(yes | timeout 20 $prog -o adir 2>&1 >/dev/null); rc=$?
+	like "$rc:$err" "2:$prog: adir: cannot write: Is a directory" \
+	    "$prog -o DIRECTORY: refused before reading input"
+	err=$(yes | timeout 20 $prog -o '' 2>&1 >/dev/null); rc=$?
+	like "$rc:$err" "2:$prog: -o needs a file name*" \
+	    "$prog -o '': usage error before reading input"
+	# A symlink: its target is written, the link stays a link.
+	rm -rf sub && mkdir sub && echo old > sub/target
+	ln -s target sub/link
+	$prog -o sub/link "$input" 2>/dev/null
+	[ -L sub/link ] && cmp -s sub/target want.out
+	ok $? "$prog -o SYMLINK: the target is written, the link kept"
+	# A dangling symlink: its target is created.
+	rm -f sub/target
+	$prog -o sub/link "$input" 2>/dev/null
+	[ -L sub/link ] && cmp -s sub/target want.out
+	ok $? "$prog -o DANGLING-SYMLINK: the target is created"
+	# A FIFO: written directly, still a FIFO.
+	rm -f fifo && mkfifo fifo
+	timeout 20 cat fifo > fromfifo.out &
+	$prog -o fifo "$input" 2>/dev/null
+	wait
+	[ -p fifo ] && cmp -s fromfifo.out want.out
+	ok $? "$prog -o FIFO: written into it, the FIFO kept"
+	# A regular file keeps its permissions.
+	echo old > perm.out && chmod 640 perm.out
+	$prog -o perm.out "$input" 2>/dev/null
+	is "$(stat -c %a perm.out):$(cmp -s perm.out want.out && echo same)" \
+	    "640:same" "$prog -o FILE: replaced, its permissions kept"
+	rm -f gone.out
+	# txtfilter judges only what it selects on: give it a selector.
+	[ "$prog" = txtfilter ] && sel="--tid 1" || sel=
+	# shellcheck disable=SC2086
+	$prog $sel -o gone.out bad.in 2>/dev/null
+	is "$(leftovers gone.out)" "" "$prog: bad input leaves no file"
+done <<EOF
+$PROGS
+EOF
+
+# Devices, on nodes of our own (a mistake must not touch /dev).
+if mknod cnull c 1 3 2>/dev/null && mknod cfull c 1 7 2>/dev/null; then
+	while read -r prog input; do
+		$prog -o cnull "$input" 2>/dev/null; rc=$?
+		[ $rc = 0 ] && [ -c cnull ]
+		ok $? "$prog -o CHAR-DEVICE: written directly, the device kept"
+		ln -sf cnull lnull
+		$prog -o lnull "$input" 2>/dev/null
+		[ -L lnull ] && [ -c cnull ]
+		ok $? "$prog -o SYMLINK-TO-DEVICE: the device written"
+		err=$($prog -o cfull "$input" 2>&1); rc=$?
+		like "$rc:$err" "2:$prog: cfull: write error: No space left on device" \
+		    "$prog -o FULL-DEVICE: a write error (status 2)"
+		[ -c cfull ]; ok $? "$prog -o FULL-DEVICE: the device kept"
+	done <<EOF
+$PROGS
+EOF
+else
+	skip "cannot make device nodes (not root)" "-o onto devices"
+fi
+
+# rapidbin2txt(1): the events before bad input are kept where they are
+# written as they come (standard output, a FIFO), not in a regular file.
+head -c 61 t.data > cut.data
+rapidbin2txt -q cut.data > prefix.txt 2>/dev/null
+rm -f fifo && mkfifo fifo
+timeout 20 cat fifo > fromfifo.out &
+rapidbin2txt -q -o fifo cut.data 2>/dev/null; rc=$?
+wait
+is "$rc:$(wc -l < prefix.txt):$(cmp -s fromfifo.out prefix.txt && echo same)" \
+    "1:6:same" "rapidbin2txt -o FIFO: the header and 5 events before a cut event"
+echo old > keep.txt
+rapidbin2txt -q -o keep.txt cut.data 2>/dev/null
+is "$?:$(cat keep.txt):$(leftovers keep.txt)" "1:old:keep.txt " \
+    "rapidbin2txt -o FILE: a cut trace leaves the file as it was"
+
+# --meta follows the same rules, and goes with the output on failure.
+mkdir -p mdir
+err=$(yes | timeout 20 txt2rapidbin --meta mdir -o m.bin 2>&1); rc=$?
+like "$rc:$err" "2:txt2rapidbin: mdir: cannot write: Is a directory" \
+    "--meta DIRECTORY: refused before reading input"
+is "$(leftovers m.bin)" "" "--meta DIRECTORY: no output file"
+txt2rapidbin --meta m.json -o m.bin bad.in 2>/dev/null
+is "$?:$(leftovers m.json m.bin)" "1:" "--meta and -o on bad input: no file at all"
+ln -s real.json mlink
+txt2rapidbin --meta mlink r.txt > m.bin
+[ -L mlink ] && grep -q thread_records real.json
+ok $? "--meta SYMLINK: the target written"
+
+# fifo_run PROG ARGS...: start PROG on input from a FIFO held open, and
+# wait until its temporary output file (s.*) exists.  Sets pid.
+fifo_run() {
+	rm -f in.fifo && mkfifo in.fifo
+	# A background job of a script ignores SIGINT: undo that, as an
+	# interactive shell would have.
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or exit 127' "$@" < in.fifo &
+	pid=$!
+	exec 3> in.fifo
+	head -n 200 t.txt >&3
+	n=0
+	while [ -z "$(ls s.*.?????? 2>/dev/null)" ] && [ $n -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
+
+if command -v perl > /dev/null; then
+	for sn in INT:2 TERM:15 HUP:1; do
+		sig=${sn%:*} num=${sn#*:}
+		rm -f s.out s.json s.bin
+		fifo_run txtfilter -q -o s.out
+		kill -s $sig $pid
+		wait $pid; rc=$?
+		exec 3>&-
+		is "$rc:$(leftovers s.out)" "$((128 + num)):" \
+		    "txtfilter -o killed by SIG$sig: no file left, died by SIG$sig"
+		fifo_run txt2rapidbin -q --meta s.json -o s.bin
+		kill -s $sig $pid
+		wait $pid; rc=$?
+		exec 3>&-
+		is "$rc:$(leftovers s.json s.bin)" "$((128 + num)):" \
+		    "txt2rapidbin --meta -o killed by SIG$sig: no file left"
+	done
+	# A rename that fails (a directory took the name meanwhile).
+	rm -rf s.out
+	fifo_run txtfilter -q -o s.out
+	mkdir s.out
+	exec 3>&-
+	wait $pid; rc=$?
+	is "$rc:$(ls s.out.* 2>/dev/null)" "2:" \
+	    "txtfilter: a failed rename is status 2 and leaves no temporary file"
+	rm -rf s.json s.bin
+	fifo_run txt2rapidbin -q --meta s.json -o s.bin
+	mkdir s.json
+	exec 3>&-
+	wait $pid; rc=$?
+	is "$rc:$(ls s.json.* 2>/dev/null)$(leftovers s.bin)" "2:" \
+	    "txt2rapidbin: a failed --meta rename leaves no file at all"
+else
+	skip "no perl to undo the ignored SIGINT" "signals"
+fi
+
+# SIGPIPE while --meta's temporary file exists: removed, and quiet.
+gen-rapidbin --events 300000 --seed 5 | rapidbin2txt -q > big.txt
+txt2rapidbin --meta p.json big.txt 2> pipe.err | head -c 10 > /dev/null
+is "$(leftovers p.json):$(cat pipe.err)" ":" \
+    "txt2rapidbin --meta | head: no metadata file left, nothing said"
+done_testing

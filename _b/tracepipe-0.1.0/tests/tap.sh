@@ -1,0 +1,42 @@
+# tap.sh: a small TAP library for the shell tests (sourced).
+#   plan N | ok COND-STATUS NAME | is GOT WANT NAME | skip REASON NAME | done_testing
+# Each test runs in its own scratch directory, removed at exit.
+set -u
+tap_n=0
+tap_failed=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tracepipe-test.XXXXXX") || exit 99
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 99
+
+plan() { echo "1..$1"; }
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then printf 'ok %d - %s\n' "$tap_n" "$2"
+	else printf 'not ok %d - %s\n' "$tap_n" "$2"; tap_failed=$((tap_failed + 1)); fi
+}
+# is GOT WANT NAME: string equality, with a diagnostic on failure.
+is() {
+	if [ "$1" = "$2" ]; then ok 0 "$3"
+	else ok 1 "$3"; printf '#   got:  %s\n#   want: %s\n' "$1" "$2" | head -20; fi
+}
+# like GOT PATTERN NAME: shell glob match.
+like() {
+	case "$1" in
+	$2) ok 0 "$3" ;;
+	*) ok 1 "$3"; printf '#   got:  %s\n#   want like: %s\n' "$1" "$2" | head -20 ;;
+	esac
+}
+# same_file A B NAME: byte-identical files.
+same_file() {
+	if cmp -s "$1" "$2"; then ok 0 "$3"
+	else ok 1 "$3"; cmp "$1" "$2" 2>&1 | sed 's/^/#   /' | head -5; fi
+}
+skip() { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$2" "$1"; }
+done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
+
+# The shared corpus, or empty when ../shared is absent.
+corpus() {
+	if [ -n "${TP_SHARED:-}" ] && [ -d "$TP_SHARED/corpus/$1" ]; then
+		echo "$TP_SHARED/corpus/$1"
+	fi
+}

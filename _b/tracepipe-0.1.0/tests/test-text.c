@@ -1,0 +1,401 @@
+/*
+ * Unit tests of the text record writer and reader: every value type
+ * written, read back exactly, escapes, malformed lines with their line and
+ * column, and the filters' fast field lookup.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tap.h"
+#include "text.h"
+
+static struct tp_out out;
+
+/* What has been written since the last call, as a C string. */
+static const char *
+written(void)
+{
+	static char buf[1 << 16];
+	size_t n = out.len < sizeof buf - 1 ? out.len : sizeof buf - 1;
+
+	memcpy(buf, out.buf, n);
+	buf[n] = '\0';
+	out.len = 0;
+	return buf;
+}
+
+/* Parse one line held in s; returns tr_parse's result. */
+static struct tp_in in;
+static struct tp_err err;
+static struct tr_reader rd;
+static struct tr_rec rec;
+
+static int
+parse(const char *s)
+{
+	char *line;
+	size_t len;
+
+	tp_in_close(&in);	/* the previous line's input; closing twice is safe */
+	tp_err_clear(&err);
+	tp_in_open_mem(&in, s, strlen(s), "t", &err);
+	tr_init(&rd, &in);
+	if (tr_line(&rd, &line, &len) <= 0)
+		return -2;
+	return tr_parse(&rd, line, len, &rec);
+}
+
+static void
+test_writer(void)
+{
+	static const unsigned char bin[] = { 0x48, 0x89, 0xe5, 0x00, 0xff };
+	static const char odd[] = "a \"q\" \\ \n\r\t\x01\x7f\xc3\xa9\xff\xe0\x80";
+
+	tw_begin(&out, "insn");
+	tw_u64(&out, "seq", 0);
+	tw_u64(&out, "tid", UINT64_MAX);
+	tw_hex(&out, "pc", 0x401000);
+	tw_hex(&out, "z", 0);
+	tw_i64(&out, "neg", INT64_MIN);
+	tw_bytes(&out, "bytes", bin, sizeof bin);
+	tw_bytes(&out, "empty", bin, 0);
+	tw_end(&out);
+	is_str(written(), "insn seq=0 tid=18446744073709551615 pc=0x401000 z=0x0 "
+	    "neg=-9223372036854775808 bytes=4889e500ff empty=\n",
+	    "integers, hex and bytes");
+
+	tw_begin(&out, "s");
+	tw_str(&out, "bare", "C:/x_y.z@1%+#-", 14);
+	tw_str(&out, "sp", "a b", 3);
+	tw_str(&out, "empty", "", 0);
+	tw_str(&out, "t", "true", 4);
+	tw_qstr(&out, "q", "abc", 3);
+	tw_str(&out, "odd", odd, sizeof odd - 1);
+	tw_end(&out);
+	is_str(written(), "s bare=C:/x_y.z@1%+#- sp=\"a b\" empty=\"\" t=\"true\" "
+	    "q=\"abc\" odd=\"a \\\"q\\\" \\\\ \\n\\r\\t\\x01\\x7f\xc3\xa9\\xff\\xe0\\x80\"\n",
+	    "strings: bare, quoted, escapes, UTF-8 kept, invalid UTF-8 as \\x");
+
+	tw_begin(&out, "v");
+	tw_bool(&out, "y", 1);
+	tw_bool(&out, "n", 0);
+	tw_null(&out, "nil");
+	tw_f64(&out, "f", 0.1);
+	tw_f64(&out, "one", 1.0);
+	tw_f64(&out, "mz", -0.0);
+	tw_f64(&out, "big", 1e300);
+	tw_f64(&out, "inf", INFINITY);
+	tw_f64(&out, "ninf", -INFINITY);
+	tw_f64(&out, "nan", NAN);
+	tw_end(&out);
+	is_str(written(), "v y=true n=false nil=null f=0.1 one=1.0 mz=-0.0 "
+	    "big=1e+300 inf=inf ninf=-inf nan=nan\n", "bool, null, floats");
+
+	tw_begin(&out, "n");
+	tw_key(&out, "stack");
+	tv_open_list(&out);
+	tv_hex(&out, 0x10);
+	tv_sep(&out);
+	tv_qstr(&out, "x,y", 3);
+	tv_sep(&out);
+	tv_open_map(&out);
+	tv_mapkey(&out, "k", 1);
+	tv_i64(&out, -1);
+	tv_sep(&out);
+	tv_mapkey(&out, "a:b", 3);
+	tv_null(&out);
+	tv_close_map(&out);
+	tv_sep(&out);
+	tv_open_list(&out);
+	tv_close_list(&out);
+	tv_close_list(&out);
+	tw_end(&out);
+	is_str(written(), "n stack=[0x10,\"x,y\",{k:-1,\"a:b\":null},[]]\n",
+	    "nested lists and maps");
+}
+
+static void
+test_reader_values(void)
+{
+	const struct tr_field *f;
+	uint64_t u;
+	int64_t i;
+	int b;
+	double d;
+	unsigned char buf[64];
+	size_t n;
+
+	ok(parse("insn seq=7 pc=0x401000 big=18446744073709551615 "
+	    "neg=-42 bytes=4889e5 s=\"a\\\"b\\\\c\\n\\x00\\xff\" e= t=true\n") == 1,
+	    "a record parses");
+	ok(rec.kindlen == 4 && memcmp(rec.kind, "insn", 4) == 0 && rec.nf == 8,
+	    "kind and field count");
+	ok(tr_get_u64(&rd, &rec, "seq", &u, 1) == 1 && u == 7, "decimal");
+	ok(tr_get_u64(&rd, &rec, "pc", &u, 1) == 1 && u == 0x401000, "hex");
+	ok(tr_get_u64(&rd, &rec, "big", &u, 1) == 1 && u == UINT64_MAX,
+	    "largest u64");
+	ok(tr_get_u64(&rd, &rec, "nope", &u, 0) == 0, "absent optional field");
+	f = tr_find(&rec, "neg");
+	ok(f && tr_i64(&rd, &rec, f, &i) == 0 && i == -42, "signed");
+	ok(f && tr_u64(&rd, &rec, f, &u) < 0 &&
+	    strstr(err.msg, "negative") != NULL && err.line == 1 && err.col == 53,
+	    "negative where unsigned: error with column (%s, col %llu)", err.msg,
+	    (unsigned long long)err.col);
+	tp_err_clear(&err);
+	f = tr_find(&rec, "bytes");
+	ok(f && tr_bytes(&rd, &rec, f, buf, sizeof buf, &n) == 0 && n == 3 &&
+	    memcmp(buf, "\x48\x89\xe5", 3) == 0, "bytes");
+	ok(f && tr_bytes(&rd, &rec, f, buf, 2, &n) < 0, "bytes over capacity");
+	tp_err_clear(&err);
+	f = tr_find(&rec, "s");
+	ok(f && tr_str(&rd, &rec, f, buf, sizeof buf, &n) == 0 && n == 8 &&
+	    memcmp(buf, "a\"b\\c\n\0\xff", 8) == 0, "quoted string unescaped");
+	f = tr_find(&rec, "e");
+	ok(f && f->vallen == 0 && tr_bytes(&rd, &rec, f, buf, 4, &n) == 0 &&
+	    n == 0, "empty value is empty bytes");
+	f = tr_find(&rec, "t");
+	ok(f && tr_bool(&rd, &rec, f, &b) == 0 && b == 1, "bool");
+	ok(tr_get_u64(&rd, &rec, "missing", &u, 1) < 0 &&
+	    strstr(err.msg, "without field \"missing\"") != NULL,
+	    "required field missing");
+	tp_err_clear(&err);
+
+	ok(parse("x n=12x\n") == 1 && tr_get_u64(&rd, &rec, "n", &u, 1) < 0 &&
+	    strcmp(err.msg, "field \"n\": \"12x\": not an unsigned 64-bit number")
+	    == 0, "bad number message: %s", err.msg);
+	ok(parse("x n=18446744073709551616 h=0x10000000000000000\n") == 1 &&
+	    tr_get_u64(&rd, &rec, "n", &u, 1) < 0, "decimal overflow");
+	tp_err_clear(&err);
+	ok(tr_get_u64(&rd, &rec, "h", &u, 1) < 0, "hex overflow");
+	tp_err_clear(&err);
+	/* Up to 19 digits take the path without an overflow check. */
+	ok(tp_parse_u64("9999999999999999999", 19, &u) == 0 &&
+	    u == UINT64_C(9999999999999999999), "19 digits");
+	ok(tp_parse_u64("123456789012345678x", 19, &u) < 0,
+	    "19 characters, one not a digit");
+	ok(tp_parse_u64("00000000000000000001", 20, &u) == 0 && u == 1,
+	    "20 digits with leading zeros");
+	ok(tp_parse_u64("18446744073709551615", 20, &u) == 0 &&
+	    u == UINT64_MAX && tp_parse_u64("18446744073709551616", 20, &u) < 0 &&
+	    tp_parse_u64("99999999999999999999", 20, &u) < 0,
+	    "20 digits: the largest u64, one more, and far more");
+	ok(parse("x f=1e+300 g=-0.0 n=nan:0x7ff0000000000001 i=-inf\r\n") == 1,
+	    "floats parse, CRLF accepted");
+	f = tr_find(&rec, "f");
+	ok(f && tr_f64(&rd, &rec, f, &d) == 0 && d == 1e300, "float");
+	f = tr_find(&rec, "g");
+	ok(f && tr_f64(&rd, &rec, f, &d) == 0 && d == 0 && signbit(d),
+	    "negative zero");
+	f = tr_find(&rec, "n");
+	ok(f && tr_f64(&rd, &rec, f, &d) == 0 && isnan(d) &&
+	    memcmp(&d, &(uint64_t){ UINT64_C(0x7ff0000000000001) }, 8) == 0,
+	    "NaN payload");
+	f = tr_find(&rec, "i");
+	ok(f && tr_f64(&rd, &rec, f, &d) == 0 && isinf(d) && d < 0, "-inf");
+	tp_in_close(&in);
+}
+
+/* Every value written reads back to the same value. */
+static void
+test_roundtrip(void)
+{
+	uint64_t seed = 88172645463325252ULL;
+	int i, bad_f = 0, bad_s = 0, bad_i = 0;
+	static char text[1 << 16];
+
+	for (i = 0; i < 2000; i++) {
+		uint64_t bits, u;
+		double d, back;
+		unsigned char s[40], got[40];
+		size_t n, k, j;
+		int64_t sv, sback;
+		const struct tr_field *f;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		bits = seed;
+		memcpy(&d, &bits, 8);
+		n = seed % 40;
+		for (j = 0; j < n; j++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			s[j] = (unsigned char)(seed % 7 == 0 ? seed >> 8 :
+			    (seed % 5 == 0 ? ' ' : 'a' + seed % 26));
+		}
+		sv = (int64_t)bits;
+		tw_begin(&out, "r");
+		tw_f64(&out, "f", d);
+		tw_str(&out, "s", s, n);
+		tw_i64(&out, "i", sv);
+		tw_hex(&out, "h", bits);
+		tw_end(&out);
+		strcpy(text, written());
+		if (parse(text) != 1) {
+			bad_s++;
+			continue;
+		}
+		f = tr_find(&rec, "f");
+		if (tr_f64(&rd, &rec, f, &back) < 0 ||
+		    memcmp(&back, &d, 8) != 0)
+			bad_f++;
+		f = tr_find(&rec, "s");
+		if (n == 0) {
+			if (f->vallen != 2)
+				bad_s++;
+		} else if (tr_str(&rd, &rec, f, got, sizeof got, &k) < 0 ||
+		    k != n || memcmp(got, s, n) != 0) {
+			bad_s++;
+		}
+		if (tr_i64(&rd, &rec, tr_find(&rec, "i"), &sback) < 0 ||
+		    sback != sv || tr_u64(&rd, &rec, tr_find(&rec, "h"), &u) < 0 ||
+		    u != bits)
+			bad_i++;
+		tp_in_close(&in);
+	}
+	ok(bad_f == 0, "2000 random float bit patterns round-trip (%d bad)", bad_f);
+	ok(bad_s == 0, "2000 random byte strings round-trip (%d bad)", bad_s);
+	ok(bad_i == 0, "2000 random integers round-trip (%d bad)", bad_i);
+}
+
+static void
+test_malformed(void)
+{
+	static const struct {
+		const char *line;
+		unsigned col;
+		const char *msg;
+	} cases[] = {
+		{ "insn seq", 9, "expected key=value" },
+		{ "insn =5", 6, "expected key=value" },
+		{ "insn s=\"abc", 12, "unterminated string" },
+		{ "insn s=\"a\\qb\"", 10, "unknown escape in string" },
+		{ "insn s=\"a\\x4g\"", 10, "bad \\x escape" },
+		{ "insn s=a\"b", 9, "unexpected character in value" },
+		{ "insn l=[1,2", 12, "expected ',' or ']'" },
+		{ "insn l=[1,,2]", 11, "missing value in list or map" },
+		{ "insn m={a:1,b}", 14, "expected key: in map" },
+		{ "in$n a=1", 3, "bad record kind" },
+		{ "insn a=\"x\"y", 11, "expected a blank after the value" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc = parse(cases[i].line);
+		ok(rc == -1 && err.line == 1 && err.col == cases[i].col &&
+		    strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) == 0,
+		    "malformed '%s': col %u %s (got rc %d col %llu: %s)",
+		    cases[i].line, cases[i].col, cases[i].msg, rc,
+		    (unsigned long long)err.col, err.msg);
+		tp_in_close(&in);
+	}
+	ok(parse("  # a comment\n") == 0, "comment line");
+	tp_in_close(&in);
+	ok(parse("   \n") == 0, "blank line");
+	tp_in_close(&in);
+}
+
+static void
+test_lines(void)
+{
+	static const char text[] = "a x=1\n# c\r\n\nb y=2\r\nc z=3";
+	int kinds = 0, rc;
+	char seen[8] = "";
+
+	tp_err_clear(&err);
+	tp_in_open_mem(&in, text, sizeof text - 1, "t", &err);
+	tr_init(&rd, &in);
+	while ((rc = tr_next(&rd, &rec)) == 1)
+		seen[kinds++] = rec.kind[0];
+	ok(rc == 0 && kinds == 3 && strcmp(seen, "abc") == 0 && rd.lineno == 5,
+	    "records across comment, blank, CRLF and a last line without newline");
+	tp_in_close(&in);
+}
+
+static void
+test_elem_and_peek(void)
+{
+	const char *cur, *k, *v;
+	size_t kl, vl;
+	int n = 0;
+	static const char line[] =
+	    "event ts=5 name=\"a tid=42 b\" tid=7 m={x:[1,2],\"y z\":\"q\"}";
+
+	ok(parse(line) == 1, "nested record parses");
+	cur = tr_find(&rec, "m")->val;
+	while (tr_elem(&cur, rec.line + rec.len, &k, &kl, &v, &vl))
+		n++;
+	ok(n == 2, "two map elements");
+	cur = tr_find(&rec, "m")->val;
+	ok(tr_elem(&cur, rec.line + rec.len, &k, &kl, &v, &vl) &&
+	    kl == 1 && *k == 'x' && vl == 5 && memcmp(v, "[1,2]", 5) == 0,
+	    "first map element is x:[1,2]");
+	tp_in_close(&in);
+
+	/* A list is walked without keys: its elements may hold a ':'. */
+	ok(parse("e l=[nan:0x7ff0000000000001,http://a/b,{k:1}]") == 1,
+	    "list of bare words with ':' parses");
+	cur = tr_find(&rec, "l")->val;
+	n = 0;
+	while (tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl))
+		n++;
+	ok(n == 3, "list elements walked without keys");
+	cur = tr_find(&rec, "l")->val;
+	ok(tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl) &&
+	    vl == 22 && memcmp(v, "nan:0x7ff0000000000001", 22) == 0 &&
+	    tr_elem(&cur, rec.line + rec.len, NULL, NULL, &v, &vl) &&
+	    vl == 10 && memcmp(v, "http://a/b", 10) == 0,
+	    "a list element with ':' is not split into key and value");
+	tp_in_close(&in);
+
+	ok(tr_peek(line, strlen(line), "tid", 3, &v, &vl) == 1 && vl == 1 &&
+	    *v == '7', "peek skips a quoted ' tid=42'");
+	ok(tr_peek("read tid=42 addr=0x10", 21, "addr", 4, &v, &vl) == 1 &&
+	    vl == 4 && memcmp(v, "0x10", 4) == 0, "peek fast path");
+	ok(tr_peek("read tid=42", 11, "pc", 2, &v, &vl) == 0, "peek absent");
+	ok(tr_peek("read xtid=1 tid=2", 17, "tid", 3, &v, &vl) == 1 &&
+	    *v == '2', "peek matches whole keys only");
+	ok(tr_peek("read\ttid=3", 10, "tid", 3, &v, &vl) == 1 && *v == '3',
+	    "peek with tabs");
+}
+
+/* The table-driven formatters agree with printf on every digit count. */
+static void
+test_fmt(void)
+{
+	uint64_t v = 1;
+	char a[48], b[48];
+	int i, bad_hex = 0, bad_dec = 0;
+
+	for (i = 0; i < 200000; i++) {
+		uint64_t x;
+		v = v * 6364136223846793005ULL + 1442695040888963407ULL;
+		x = i < 65 ? (i == 64 ? 0 : UINT64_C(1) << i) - (i & 1) :
+		    v >> (v % 64);
+		*tp_fmt_hex(a, x) = '\0';
+		snprintf(b, sizeof b, "0x%llx", (unsigned long long)x);
+		bad_hex += strcmp(a, b) != 0;
+		*tp_fmt_i64(a, (int64_t)x) = '\0';
+		snprintf(b, sizeof b, "%lld", (long long)x);
+		bad_dec += strcmp(a, b) != 0;
+	}
+	ok(bad_hex == 0, "tp_fmt_hex agrees with printf %%#llx (%d bad)", bad_hex);
+	ok(bad_dec == 0, "tp_fmt_i64 agrees with printf %%lld (%d bad)", bad_dec);
+}
+
+int
+main(void)
+{
+	tp_out_open_discard(&out);
+	test_fmt();
+	test_writer();
+	test_reader_values();
+	test_roundtrip();
+	test_malformed();
+	test_lines();
+	test_elem_and_peek();
+	tp_in_close(&in);
+	free(out.buf);
+	return done_testing();
+}

@@ -1,0 +1,76 @@
+/*
+ * dial92txt: dial9-trace-format (tokio runtime telemetry) to the
+ * tracepipe text stream.
+ */
+#include <stdio.h>
+
+#include "dial9.h"
+#include "prog.h"
+
+static const char help[] =
+    "Usage: dial92txt [OPTION]... [FILE]...\n"
+    "Decode dial9 traces (dial9-trace-format, TRC) into trace text: one\n"
+    "record per frame: dial9-header at each segment, dial9-schema,\n"
+    "dial9-strings, dial9-stacks, dial9-reset, dial9-annotations, and one\n"
+    "event record per event with its schema name, absolute ts, tid and\n"
+    "every field by name.  FILEs may be gzip-compressed and are decoded in\n"
+    "turn; without FILE, or when FILE is -, read standard input.\n"
+    "\n"
+    "  -l, --lenient      stop quietly at the first frame that does not\n"
+    "                     decode, as upstream's frame iterator does\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      say what was decoded\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed or truncated input (after the\n"
+    "records before the fault), 2 usage or system error.\n";
+
+static void
+report(const void *stats, int failed)
+{
+	const struct dial9_dec_stats *st = stats;
+
+	(void)failed;
+	if (st->stopped_at != TP_NONE)
+		tp_note("stopped at offset 0x%llx (--lenient): %s",
+		    (unsigned long long)st->stopped_at, st->stop_msg);
+	tp_note("%llu segments, %llu schemas, %llu events, %llu string pools, "
+	    "%llu stack pools, %llu resets (%llu backwards), %llu annotations",
+	    (unsigned long long)st->headers, (unsigned long long)st->schemas,
+	    (unsigned long long)st->events,
+	    (unsigned long long)st->string_pools,
+	    (unsigned long long)st->stack_pools,
+	    (unsigned long long)st->resets,
+	    (unsigned long long)st->resets_back,
+	    (unsigned long long)st->annotations);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ "lenient", no_argument, NULL, 'l' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct dial9_dec_opts opts;
+	static struct dial9_dec_stats st;
+	struct tp_job job = { .format = "dial9", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "l", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			opts.lenient = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
+	}
+	return tp_run(&job, argc - optind, argv + optind);
+}

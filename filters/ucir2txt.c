@@ -1,0 +1,88 @@
+/*
+ * ucir2txt: Usercorn trace (UCIR) to the tracepipe text stream.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "prog.h"
+#include "ucir.h"
+
+static const char help[] =
+    "Usage: ucir2txt [OPTION]... [FILE]...\n"
+    "Decode a Usercorn trace into trace text: a ucir-header record, then a\n"
+    "ucir-frame record per frame followed by its ops: insn, read, write,\n"
+    "ucir-reg, ucir-spreg, ucir-map, ucir-unmap, ucir-syscall (its ops carry\n"
+    "depth=), ucir-exit, ucir-nop, and for usercorn's trace format ucir-jmp\n"
+    "and ucir-prot.  Reads the replay format (zlib frames, big-endian) and\n"
+    "the format `usercorn run -trace` writes (Snappy, little-endian).  FILEs\n"
+    "may be gzip-compressed and are decoded in turn; without FILE, or when\n"
+    "FILE is -, read standard input.\n"
+    "\n"
+    "  -m, --max-frame=BYTES  refuse frames and ops larger than BYTES,\n"
+    "                         compressed or inflated (default 64 MiB)\n"
+    "  -c, --check-level      also try the zlib level of frames whose header\n"
+    "                         allows only one, and count those it does not\n"
+    "                         reproduce (-v shows the count)\n"
+    "  -o, --output=FILE      write to FILE instead of standard output\n"
+    "  -q, --quiet            no warnings\n"
+    "  -v, --verbose          say what was decoded\n"
+    "  -h, --help             show this help and exit\n"
+    "  -V, --version          show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed or truncated input (after the\n"
+    "records of the frames before the fault), 2 usage or system error.\n";
+
+static void
+report(const void *stats, int failed)
+{
+	const struct ucir_dec_stats *st = stats;
+
+	(void)failed;
+	if (!st->header_done)
+		return;
+	if (st->level_guessed > 0)
+		tp_note("%llu frames were not written by this zlib at any level "
+		    "their header allows: txt2ucir gives back their ops, not "
+		    "their bytes", (unsigned long long)st->level_guessed);
+	tp_note("%s format, arch %s: %llu frames (%llu keyframes), %llu ops "
+	    "(%llu bytes), %llu instructions, %llu reads, %llu writes, "
+	    "%llu syscalls", st->variant == UCIR_TRACE ? "trace" : "replay",
+	    st->arch, (unsigned long long)st->frames,
+	    (unsigned long long)st->keyframes, (unsigned long long)st->ops,
+	    (unsigned long long)st->inflated, (unsigned long long)st->insns,
+	    (unsigned long long)st->reads, (unsigned long long)st->writes,
+	    (unsigned long long)st->syscalls);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ "max-frame", required_argument, NULL, 'm' },
+		{ "check-level", no_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct ucir_dec_opts opts;
+	static struct ucir_dec_stats st;
+	struct tp_job job = { .format = "ucir", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "m:c", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			opts.max_frame = (size_t)tp_opt_number(help,
+			    "--max-frame", optarg, 1, 1ull << 32);
+			break;
+		case 'c':
+			opts.verify_level = 1;
+			break;
+		default:
+			tp_opt_common(c, &job.com, help);
+		}
+	}
+	return tp_run(&job, argc - optind, argv + optind);
+}

@@ -1,0 +1,65 @@
+/*
+ * wtf2txt: Web Tracing Framework trace (.wtf-trace) to the tracepipe text
+ * stream.
+ */
+#include <stdio.h>
+
+#include "prog.h"
+#include "wtf.h"
+
+static const char help[] =
+    "Usage: wtf2txt [OPTION]... [FILE]...\n"
+    "Decode Web Tracing Framework traces (*.wtf-trace), legacy binary v3 or\n"
+    "chunked v10, into trace text: a wtf-header record, wtf-chunk and\n"
+    "wtf-part records (chunked traces), a wtf-define record per event\n"
+    "definition and an event record per event, with its zone as tid, ts in\n"
+    "nanoseconds and every argument by name.  FILEs may be gzip-compressed\n"
+    "and are decoded in turn; without FILE, or when FILE is -, read\n"
+    "standard input.\n"
+    "\n"
+    "  -o, --output=FILE  write to FILE instead of standard output\n"
+    "  -q, --quiet        no warnings\n"
+    "  -v, --verbose      say what was decoded\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 malformed or truncated input (after the\n"
+    "records before the fault), 2 usage or system error.\n";
+
+static void
+report(const void *stats, int failed)
+{
+	const struct wtf_dec_stats *st = stats;
+
+	(void)failed;
+	if (st->version == 0)
+		return;
+	tp_note("%s trace: %llu records (%llu definitions, %llu of a wire id "
+	    "defined before), %llu chunks, %llu parts, %llu records earlier "
+	    "than the one before, %llu chunks and parts of unknown types",
+	    st->version == WTF_LEGACY_VERSION ? "legacy v3" : "chunked v10",
+	    (unsigned long long)st->records, (unsigned long long)st->defines,
+	    (unsigned long long)st->redefined, (unsigned long long)st->chunks,
+	    (unsigned long long)st->parts, (unsigned long long)st->backwards,
+	    (unsigned long long)st->unknown);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		TP_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct wtf_dec_opts opts;
+	static struct wtf_dec_stats st;
+	struct tp_job job = { .format = "wtf", .dir = TP_DECODE,
+	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	int c;
+
+	tp_setprog(argv[0]);
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
+	    NULL)) != -1)
+		tp_opt_common(c, &job.com, help);
+	return tp_run(&job, argc - optind, argv + optind);
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# txt2ucir on text it did not get from ucir2txt: a stream without header
+# (--arch, --os), records of other decoders (x64dbg insn with opcode
+# bytes, reads without data), hand-written records, the framing options,
+# and malformed fields (each an error with line and column).
+. "$srcdir/tests/tap.sh"
+
+printf '%s\n' 'insn tid=0 pc=0x401000 size=3' 'insn tid=0 pc=0x401003 size=2' \
+    'ucir-reg tid=0 reg=r0 value=0x5' > a.txt
+txt2ucir --arch arm --os netbsd a.txt > a.ucir
+ok $? "a stream without header encodes"
+is "$(ucir2txt a.ucir)" "ucir-header format=replay version=0 uc_arch=arm uc_mode=0x0 arch=arm os=netbsd
+ucir-frame tid=0 keyframe=false level=6
+insn tid=0 pc=0x401000 size=3
+insn tid=0 pc=0x401003 size=2
+ucir-reg tid=0 reg=r0 value=0x5" "with the header of --arch and --os, in one frame made here"
+is "$(od -An -tx1 -j 80 -N 6 a.ucir | tr -d ' \n')" 010000000003 \
+    "one OP_FRAME, not a keyframe, of 3 ops"
+
+# x64dbg's records (trac2txt): insn bytes give the size; reads without data.
+gen-trac --blocks 30 --seed 2 > x.trace64
+trac2txt x.trace64 > x.txt
+txt2ucir x.txt > x.ucir 2> warn
+ok $? "trac2txt's text encodes"
+grep -q 'records skipped that a replay file cannot hold' warn; ok $? "what it cannot hold is counted: $(cat warn)"
+is "$(ucir2txt x.ucir | grep -c '^insn')" "$(grep -c '^insn' x.txt)" "every x64dbg instruction"
+ucir2txt x.ucir | grep '^insn' | sed 's/.* pc=\([^ ]*\) size=\([0-9]*\).*/\1 \2/' > got
+grep '^insn' x.txt | sed 's/.* pc=\([^ ]*\) bytes=\([0-9a-f]*\).*/\1 \2/' |
+    awk '{ print $1, length($2) / 2 }' > want
+same_file got want "at its pc, with its opcode length as size"
+
+# Framing options.
+gen-ucir --frames 5 --ops 100 --seed 1 | ucir2txt | grep -v '^ucir-frame' > s.txt
+txt2ucir --frame-ops 50 --level 1 s.txt | ucir2txt > s.back
+ok $? "--frame-ops 50 --level 1"
+grep '^ucir-frame' s.back | sort -u > fr
+is "$(cat fr)" "ucir-frame tid=0 keyframe=false level=1" "frames made here at level 1"
+is "$(grep -c '^ucir-frame' s.back)" \
+    "$(awk '!/^ucir-header/ && !/ depth=/ { n++ } END { print int((n + 49) / 50) }' s.txt)" \
+    "of 50 top-level ops each"
+
+# Malformed records: exit 1, line and column, nothing half-written.
+bad() {
+	printf '%s\n' "$1" > bad.txt
+	txt2ucir bad.txt > bad.ucir 2> err
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q -- "$2" err; then ok 0 "$3: $(cat err)"
+	else ok 1 "$3"; echo "#   exit $rc: $(cat err)"; fi
+}
+bad 'ucir-frame keyframe=true level=10' 'bad.txt:1:.*a zlib level is 0 to 9' "level 10"
+bad 'ucir-frame keyframe=false flag=0x3' "a keyframe's flag is not 0" "a frame flag that says keyframe"
+bad 'ucir-reg tid=0 reg=xyzzy value=1' 'no register of that name' "an unknown register name"
+bad 'ucir-reg tid=0 reg=70000 value=1' 'does not fit in 16 bits' "a register number over 16 bits"
+bad 'write tid=0 addr=0x10 size=3 data=0102' '2, but\|3, but data= holds 2 bytes' "size= and data= disagree"
+bad 'insn tid=0 pc=0x10 size=4294967296' 'does not fit in 32 bits' "an instruction of 4 GiB"
+bad 'ucir-map tid=0 addr=0x1000 size=4096 prot=rwz' 'prot' "a bad prot"
+bad 'insn tid=0 pc=0x1 size=1 exec=far' 'abs or rel expected' "exec=far"
+bad 'ucir-syscall tid=0 num=1 args=[1,x]' 'argument 2 is not a number' "a bad syscall argument"
+bad 'ucir-header format=zip arch=x86' 'replay or trace expected' "format=zip"
+bad 'ucir-header arch=x86_64_with_a_name_longer_than_32' 'longer than 32 bytes' "an arch name over 32 bytes"
+bad 'ucir-header arch=x86 arch_pad=00' 'must be 28 bytes' "padding of the wrong length"
+printf '%s\n' 'insn tid=0 pc=0x1 size=1' 'ucir-header arch=x86' > late.txt
+txt2ucir late.txt > /dev/null 2> err
+is $? 1 "a header after ops: exit 1"
+grep -q 'late.txt:2:.*ucir-header after the first frame' err; ok $? "names its line: $(cat err)"
+printf 'insn tid=0 pc=0x1 size=1\n' | txt2ucir -o out.ucir - && [ -s out.ucir ]
+ok $? "-o writes the file"
+txt2ucir --level 10 < /dev/null > /dev/null 2>&1
+is $? 2 "--level 10 is a usage error"
+txt2ucir --arch vax < /dev/null > /dev/null 2>&1
+is $? 2 "--arch vax is a usage error"
+done_testing

@@ -1,0 +1,48 @@
+#!/bin/sh
+# usercorn's trace format (usercorn run -trace): a long trace whose ops
+# cross the 64 KiB Snappy chunks, compressed and stored chunks, padding,
+# skippable chunks and repeated identifiers, frames of other pids, all
+# decoded as the generator made them; gzip around it; without libsnappy a
+# compressed chunk is refused with a message naming the library; the
+# text encodes into a replay (what it cannot hold skipped and counted).
+. "$srcdir/tests/tap.sh"
+
+gen-ucir --format trace --frames 3000 --ops 60 --seed 9 --text big.want > big.ucir
+ucir2txt big.ucir > big.txt
+ok $? "a trace of $(wc -c < big.ucir) bytes decodes"
+same_file big.txt big.want "every record as the generator made it"
+gzip -c big.ucir | ucir2txt | cmp -s - big.txt
+ok $? "gzip-compressed, the same"
+grep -q '^ucir-frame tid=42 ' big.txt; ok $? "frames of pid 42 give tid=42"
+grep -q '^read tid=42 .* size=[0-9]*$' big.txt; ok $? "reads without data (the trace format has none)"
+
+# Compressed chunks need libsnappy.
+first=$(od -An -tx1 -j 84 -N 1 big.ucir | tr -d ' ')
+if [ "$first" = 00 ]; then
+	# A compressed chunk: decoded, or (built
+	# without libsnappy) refused with exit 2 and a message naming it.
+	ucir2txt big.ucir > /dev/null 2> err.txt
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok 0 "compressed chunks decode (built with libsnappy)"
+	else
+		[ $rc -eq 2 ] && grep -q 'built without libsnappy (Debian: libsnappy-dev)' err.txt
+		ok $? "without libsnappy: exit 2 naming the library: $(cat err.txt)"
+	fi
+else
+	ok 0 "the generator was built without libsnappy: stored chunks only"
+fi
+
+# The text encodes into a replay, with what it cannot hold counted.
+txt2ucir big.txt > r.ucir 2> warn.txt
+ok $? "trace text encodes into a replay"
+grep -q 'records skipped that a replay file cannot hold (first: line [0-9]*, ucir-jmp' warn.txt
+ok $? "jmp, prot and reads without data are skipped and counted: $(cat warn.txt)"
+ucir2txt r.ucir > r.txt
+ok $? "the replay decodes"
+is "$(grep -c '^insn' r.txt)" "$(grep -c '^insn' big.txt)" "with every instruction"
+is "$(grep -c '^write' r.txt)" "$(grep -c '^write' big.txt)" "and every write"
+txt2ucir --strict big.txt > /dev/null 2> strict.txt
+is $? 1 "--strict: exit 1"
+grep -q 'ucir-jmp (trace format only): not expressible' strict.txt; ok $? "--strict names the record"
+done_testing

@@ -1,0 +1,91 @@
+#!/bin/sh
+# txt2wtf on text it did not get from wtf2txt: streams without a header
+# or definitions, other formats' records, zone switches dropped, values
+# written by hand; its diagnostics (line:column, field, what) and the
+# skip-or---strict policy.
+. "$srcdir/tests/tap.sh"
+
+# A stream of events alone becomes a chunked trace: a header chunk with
+# the timebase (the first ts in whole milliseconds), zones created and set
+# from tid, definitions from the values (strings utf8, booleans bool,
+# numbers, lists and maps any), times in microseconds from ts.
+cat > in.txt <<'EOT'
+event tid=2 ts=1700000000123456789 name=net#read fd=7 ok=true peer="10.0.0.1:80"
+event tid=2 ts=1700000000123460000 name=net#read fd=8 ok=false peer=null
+event tid=4 ts=1700000000123470000 name=net#close fd=7
+EOT
+txt2wtf in.txt > a.wtf 2> err.txt
+is "$? $(cat err.txt)" "0 " "events alone encode"
+wtf2txt a.wtf > a.txt
+is "$(sed -n 3p a.txt)" 'wtf-part type=file_header json="{\"type\":\"file_header\",\"flags\":[\"has_high_resolution_times\"],\"timebase\":1700000000123,\"contextInfo\":{\"contextType\":\"script\",\"uri\":\"\",\"title\":\"txt2wtf\"},\"metadata\":{}}"' \
+    "the header chunk: timebase of the first ts, a script context"
+is "$(grep -v '^wtf-' a.txt)" 'event ts=1700000000123456000 time=456 name=wtf.zone#create zoneId=2 arg.name="tid 2" type="script" location=null
+event tid=2 ts=1700000000123456000 time=456 name=wtf.zone#set zoneId=2
+event tid=2 ts=1700000000123456000 time=456 name=net#read fd="7" ok=true peer="10.0.0.1:80"
+event tid=2 ts=1700000000123460000 time=460 name=net#read fd="8" ok=false peer=null
+event tid=2 ts=1700000000123470000 time=470 name=wtf.zone#create zoneId=4 arg.name="tid 4" type="script" location=null
+event tid=4 ts=1700000000123470000 time=470 name=wtf.zone#set zoneId=4
+event tid=4 ts=1700000000123470000 time=470 name=net#close fd="7"' \
+    "zones from tid, times from ts (microseconds after the timebase)"
+is "$(grep '^wtf-define' a.txt | sed 's/.* wire=/wire=/')" 'wire=2 class=instance flags=0x0 name=net#read args="any fd, bool ok, utf8 peer"
+wire=3 class=instance flags=0x28 name=wtf.zone#create args="uint16 zoneId, ascii name, ascii type, ascii location"
+wire=4 class=instance flags=0x28 name=wtf.zone#set args="uint16 zoneId"
+wire=5 class=instance flags=0x0 name=net#close args="any fd"' \
+    "definitions: one per event name, the built-in zone events, each before its first use"
+txt2wtf -v in.txt 2>&1 > /dev/null | grep -q "4 event definitions inferred"
+ok $? "-v counts the inferred definitions"
+
+# A value its inferred definition cannot hold, or a new field: skipped
+# and counted; --strict makes it an error.
+printf 'event name=e v="s"\nevent name=e v=[1,2]\nevent name=e v="t" w=1\ninsn tid=1 pc=0x10\n' > in.txt
+txt2wtf in.txt > b.wtf 2> err.txt
+is "$? $(cat err.txt)" '0 txt2wtf: 3 records skipped that a WTF trace cannot hold (first: line 2, a value its inferred definition cannot hold: field "v": "[1,2]": not a string)' \
+    "records that do not fit are skipped and counted"
+is "$(wtf2txt b.wtf | grep -c '^event')" 1 "the record that fits is written"
+txt2wtf --strict in.txt > /dev/null 2> err.txt
+is "$? $(cat err.txt)" '1 txt2wtf: in.txt:2: a value its inferred definition cannot hold: field "v": "[1,2]": not a string (--strict)' \
+    "--strict: the first record that does not fit is an error"
+printf 'event name=e v="s"\ninsn tid=1 pc=0x10\n' | txt2wtf --strict > /dev/null 2> err.txt
+is "$? $(cat err.txt)" '1 txt2wtf: <stdin>:2: a record kind a WTF trace has no place for (--strict)' \
+    "--strict: another format's record kind is an error"
+
+# The stream's own definitions: values are checked against their types.
+gen-wtf --records 200 --seed 3 > g.wtf
+wtf2txt g.wtf > g.txt
+line=$(grep -n '^event .* name=test#scalars ' g.txt | head -n 1 | cut -d: -f1)
+sed "${line}s/ i8=[-0-9]*/ i8=300/" g.txt > bad.txt
+txt2wtf bad.txt > /dev/null 2> err.txt
+like "$? $(cat err.txt)" "1 txt2wtf: bad.txt:$line:*: field \"i8\": \"300\": out of range for int8" \
+    "a value out of its type's range is an error with line and column"
+sed "${line}s/ f=[^ ]*/ f=1.25/" g.txt | txt2wtf | wtf2txt | sed -n "${line}p" | grep -q ' f=1.25 '
+ok $? "a value written by hand is encoded (float32 1.25)"
+# Zone switches dropped are put back where tid changes, from the zones the
+# stream created; the rest is unchanged.
+grep -v 'name=wtf.zone#set' g.txt | txt2wtf | wtf2txt > back.txt
+grep -v 'name=wtf.zone#set' g.txt > want.txt
+grep -v 'name=wtf.zone#set' back.txt > got.txt
+same_file got.txt want.txt "zone switches put back: every other record as it was"
+is "$(grep -c '^event .*name=wtf.zone#set' back.txt)" "$(awk '/^event tid=/ { t = $2; if (t != last) n++; last = t } END { print n }' want.txt)" \
+    "one zone switch where tid changes"
+# The generation follows the header record.
+gen-wtf --legacy --records 100 --seed 4 | wtf2txt | grep -v '^wtf-define' | txt2wtf > l.wtf
+is "$(od -An -tx1 -N4 l.wtf | tr -d ' ')" deadbeef "a legacy stream without definitions stays legacy (big-endian magic)"
+wtf2txt l.wtf > /dev/null
+ok $? "... and decodes"
+
+# Errors in the structure records.
+check() {
+	printf '%b' "$1" | txt2wtf > /dev/null 2> err.txt
+	is "$? $(cat err.txt)" "1 txt2wtf: <stdin>:$2" "$3"
+}
+check 'wtf-header version=10\nwtf-header version=10\n' '2: a wtf-header after the start of the trace' "a second header"
+check 'wtf-header version=4\n' '1:20: field "version": "4": versions 3 (legacy) and 10 (chunked) are written' "an unknown version"
+check 'wtf-header version=3\nwtf-chunk type=event_data\n' '2: a wtf-chunk in a legacy trace' "a chunk in a legacy trace"
+check 'wtf-header version=10\nwtf-part type=string_table\n' '2: a wtf-part outside a wtf-chunk' "a part outside a chunk"
+check 'wtf-chunk type=event_data\nwtf-part type=binary_resource\n' '2: wtf-part without its data= (or json= for a file header)' "a resource without its bytes"
+check 'wtf-chunk type=event_data\nwtf-part type=string_table data=00\n' '2:33: field "data": "00": the first string table of a chunk is made from the records' "a string table given as bytes"
+check 'wtf-define wire=70000 class=0 flags=0 name=x args=null\n' '1:17: field "wire": "70000": wire ids have 16 bits' "a wire id beyond 16 bits"
+check 'wtf-define wire=5 class=0 flags=0 name=x args="int8 a, blob b"\n' '1:47: field "args": ""int8 a, blob b"": invalid signature argument type' "an unknown argument type"
+check 'wtf-define wire=1 class=0 flags=0 name=x args=null\n' '1: wire id 1 (wtf.event#define) redefined as another event type' "wire 1 redefined"
+check 'wtf-define wire=5 class=0 flags=0 name=e args="utf8 s"\nevent name=e s="a\\x00b"\n' '2:16: field "s": ""a\x00b"": a NUL byte cannot be stored in a string table' "a NUL byte in a string"
+done_testing
