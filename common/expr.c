@@ -54,6 +54,8 @@ struct tx_expr {
 	char *keybuf[TX_MAXKEYS];
 	unsigned nkeys;
 	char *scratch;		/* a value unquoted: TP_LINE_MAX bytes, or NULL */
+	int lone;		/* > 0: the first field alone often decides */
+	unsigned tick;
 };
 
 /* ------------------------------------------------------------- parsing */
@@ -505,7 +507,8 @@ struct line {
 	const char *p;
 	size_t len;
 	unsigned kind;		/* TF_* bit */
-	int peeked;
+	int lone;		/* look the first field up alone */
+	uint32_t known;		/* keys looked up (found or not) */
 	uint32_t found;
 	const char *val[TX_MAXKEYS];
 	size_t vallen[TX_MAXKEYS];
@@ -521,16 +524,30 @@ num_cmp(struct num a, struct num b)
 	return (a.mag < b.mag) != a.neg ? -1 : 1;
 }
 
-/* The value of field key, or NULL when absent or null. */
+/*
+ * The value of field key, or NULL when absent or null.  The first field
+ * an expression looks at is looked up alone (a pass that stops at it)
+ * while that often decides, as a selective first test does; the others,
+ * or all when it does not, in one pass.
+ */
 static const char *
 value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
 {
-	if (!l->peeked) {
-		l->found = tr_peekn(l->p, l->len, x->key, x->keylen, x->nkeys,
-		    l->val, l->vallen);
-		l->peeked = 1;
+	uint32_t bit = UINT32_C(1) << key;
+
+	if (!(l->known & bit)) {
+		if (l->known == 0 && l->lone) {
+			if (tr_peek(l->p, l->len, x->key[key], x->keylen[key],
+			    &l->val[key], &l->vallen[key]))
+				l->found |= bit;
+			l->known = bit;
+		} else {
+			l->found |= tr_peekn(l->p, l->len, x->key, x->keylen,
+			    x->nkeys, l->val, l->vallen) & ~l->known;
+			l->known = UINT32_MAX;
+		}
 	}
-	if (!(l->found & (UINT32_C(1) << key)))
+	if (!(l->found & bit))
 		return NULL;
 	*n = l->vallen[key];
 	if (*n == 4 && memcmp(l->val[key], "null", 4) == 0)
@@ -625,10 +642,21 @@ int
 tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len)
 {
 	struct line l;
+	int r;
 
 	l.p = line;
 	l.len = len;
 	l.kind = kind;
-	l.peeked = 0;
-	return eval(x, x->root, &l);
+	l.known = 0;
+	l.found = 0;
+	/* Now and then the lone lookup is tried again, lest it stay off. */
+	l.lone = x->nkeys > 1 && (x->lone >= 0 || (++x->tick & 63) == 0);
+	r = eval(x, x->root, &l);
+	if (l.lone && l.known != 0) {
+		if (l.known != UINT32_MAX)
+			x->lone += x->lone < 16;
+		else
+			x->lone -= x->lone > -16;
+	}
+	return r;
 }
