@@ -570,9 +570,14 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 		 * records whose keys all differ there, nearly all of them.
 		 */
 		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
-		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k)))
-			return syntax_error(r, line, k, "the same key twice in "
-			    "one record");
+		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k))) {
+			r->err->line = r->lineno;
+			r->err->col = (uint64_t)(k - line) + 1;
+			r->err->offset = TP_NONE;
+			return tp_fail(r->err, TP_EXIT_DATA, "key \"%.*s%s\" "
+			    "twice in one record", p - k > 40 ? 40 : (int)(p - k),
+			    k, p - k > 40 ? "..." : "");
+		}
 		seen |= bit;
 		f = &rec->f[rec->nf++];
 		f->key = k;
@@ -651,6 +656,9 @@ tp_show(char *buf, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c < 0x7f && c != '\\') {
 			*p++ = (char)c;
+		} else if (c == '\\') {
+			*p++ = '\\';
+			*p++ = '\\';
 		} else {
 			*p++ = '\\';
 			*p++ = 'x';

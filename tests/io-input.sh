@@ -44,7 +44,7 @@ printf 'read tid=1 var=2 tid=3\n' > dupr.txt
 for p in "txt2trac dupi.txt" "txt2rapidbin dupr.txt" "txt2std dupr.txt" "txtstat dupr.txt"; do
 	set -- $p
 	err=$($1 "$2" 2>&1 >/dev/null); rc=$?
-	like "$rc:$err" "[12]:$1: $2:1:*: the same key twice in one record" \
+	like "$rc:$err" "[12]:$1: $2:1:*: key \"tid\" twice in one record" \
 	    "$1: a key twice is malformed, its line and column named"
 done
 

@@ -41,7 +41,7 @@ printf '\377\376{}' | json2txt > out 2> err
 is "$?" 1 "a UTF-16 byte order mark is refused"
 
 T='ok'"$nl"
-bad txt2json "$T"'a x=1 x=2' "txt2json: <stdin>:2:9: field \"x\": \"2\": key given twice" "text: duplicate key"
+bad txt2json "$T"'a x=1 x=2' "txt2json: <stdin>:2:7: key \"x\" twice in one record" "text: duplicate key"
 bad txt2json "$T"'a b' "txt2json: <stdin>:2:4: expected key=value" "text: malformed line"
 bad txt2json "$T"'a x="\xff' "txt2json: <stdin>:2:10: unterminated string" "text: unterminated string"
 bad txt2json "$T$(printf '# \377')" "txt2json: <stdin>:2:3: comment is not valid UTF-8*" "text: comment not UTF-8"

@@ -41,7 +41,7 @@ is "$(sed -n 3p out.txt)" "insn seq=1 tid=3 pc=0x11 bytes=90 rax=0x7 rcx=0x1 rip
 # A register twice is a key twice: malformed, as for every reader.
 printf 'insn seq=8 tid=3 pc=0x11 bytes=90 rax=0x6 rax=0x7\n' > b2.txt
 txt2trac b2.txt > /dev/null 2> err.txt
-like "$?:$(cat err.txt)" "1:txt2trac: b2.txt:1:43: the same key twice in one record" \
+like "$?:$(cat err.txt)" "1:txt2trac: b2.txt:1:43: key \"*\" twice in one record" \
     "a register given twice is refused (trace-text(5))"
 
 # Records of other decoders: other fields are ignored; what a trace

@@ -87,5 +87,5 @@ check 'wtf-chunk type=event_data\nwtf-part type=string_table data=00\n' '2:33: f
 check 'wtf-define wire=70000 class=0 flags=0 name=x args=null\n' '1:17: field "wire": "70000": wire ids have 16 bits' "a wire id beyond 16 bits"
 check 'wtf-define wire=5 class=0 flags=0 name=x args="int8 a, blob b"\n' '1:47: field "args": ""int8 a, blob b"": invalid signature argument type' "an unknown argument type"
 check 'wtf-define wire=1 class=0 flags=0 name=x args=null\n' '1: wire id 1 (wtf.event#define) redefined as another event type' "wire 1 redefined"
-check 'wtf-define wire=5 class=0 flags=0 name=e args="utf8 s"\nevent name=e s="a\\x00b"\n' '2:16: field "s": ""a\x00b"": a NUL byte cannot be stored in a string table' "a NUL byte in a string"
+check 'wtf-define wire=5 class=0 flags=0 name=e args="utf8 s"\nevent name=e s="a\\x00b"\n' '2:16: field "s": ""a\\x00b"": a NUL byte cannot be stored in a string table' "a NUL byte in a string"
 done_testing
