@@ -214,7 +214,8 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 		s->args = na;
 		s->argscap = n;
 	}
-	memcpy(s->args, c->scratch.buf, n);
+	if (n > 0)
+		memcpy(s->args, c->scratch.buf, n);
 	s->argslen = n;
 	return 0;
 }

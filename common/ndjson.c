@@ -432,12 +432,12 @@ raw_ok(const char *raw, size_t n, int top)
 
 	if (!top && n == 0)
 		return 0;
-	if (n + 3 > cap) {
-		char *nb = realloc(buf, n + 3);
+	if (n + 4 > cap) {	/* "k v=" and the value */
+		char *nb = realloc(buf, n + 4);
 		if (nb == NULL)
 			return 0;
 		buf = nb;
-		cap = n + 3;
+		cap = n + 4;
 	}
 	memcpy(buf, "k v=", 4);
 	memcpy(buf + 4, raw, n);
