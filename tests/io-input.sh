@@ -52,23 +52,23 @@ done
 # is an error there too (status 2), at the second key, whatever the
 # selector (--tid, --addr on pc or addr, --ts, -e).  A key inside a
 # quoted value is no field; fields not decided on are not checked.
-for sel in "--tid 1" "--tid 3" "-v --tid 1" "-e tid==1" "-c -e has(tid)"; do
-	# shellcheck disable=SC2086
-	out=$(txtfilter $sel dupi.txt 2>&1); rc=$?
-	like "$rc:$out" "2:txtfilter: dupi.txt:1:31: key \"tid\" twice in one record" \
-	    "txtfilter $sel: a record with tid twice is an error"
-done
 printf 'read tid=1 pc=0x10 addr=0x20 ts=5 addr=0x30\n' > dupa.txt
-for sel in "--addr 0x20" "--addr 0x30" "-e addr>0" "--tid 1 --addr 0-" "--ts 5 --addr 0x40"; do
-	# shellcheck disable=SC2086
-	out=$(txtfilter $sel dupa.txt 2>&1); rc=$?
-	like "$rc:$out" "2:txtfilter: dupa.txt:1:35: key \"addr\" twice in one record" \
-	    "txtfilter $sel: a record with addr twice is an error"
-done
 printf 'read tid=1 pc=0x10 ts=5 ts=6\n' > dupt.txt
-out=$(txtfilter --ts 5 dupt.txt 2>&1)
-like "$?:$out" "2:txtfilter: dupt.txt:1:25: key \"ts\" twice in one record" \
-    "txtfilter --ts: ts twice is an error"
+# refused FILE COLUMN KEY SELECTOR...
+refused() {
+	f=$1 col=$2 key=$3
+	shift 3
+	for sel; do
+		# shellcheck disable=SC2086
+		out=$(txtfilter $sel "$f" 2>&1)
+		like "$?:$out" "2:txtfilter: $f:1:$col: key \"$key\" twice in one record" \
+		    "txtfilter $sel: a record with $key twice is an error"
+	done
+}
+refused dupi.txt 31 tid "--tid 1" "--tid 3" "-v --tid 1" "-e tid==1" "-c -e has(tid)"
+refused dupa.txt 35 addr "--addr 0x20" "--addr 0x30" "-e addr>0" "--tid 1 --addr 0-" \
+    "--ts 5 --addr 0x40"
+refused dupt.txt 25 ts "--ts 5"
 out=$(txtfilter --tid 1 dupt.txt 2>&1)
 is "$?:$out" "0:read tid=1 pc=0x10 ts=5 ts=6" \
     "txtfilter --tid: a field it does not decide on is not checked"
