@@ -1138,8 +1138,8 @@ keys_ahead(const char *line, const char *p, const char *end,
  * it stops when all are found; otherwise it reads on to the end of the
  * line (quickly, keys_ahead, unless a key may be there) and stops at a
  * second field with one of the keys, which *dup then points at (else
- * NULL).  Inline, so that each caller gets a loop
- * over a constant count and no test of dup it does not need.
+ * NULL).  Inline, so that each caller gets a loop over a constant count
+ * and no test of dup it does not need.
  */
 static inline uint32_t
 peek_keys(const char *line, size_t len, const char *const *key,
@@ -1149,6 +1149,9 @@ peek_keys(const char *line, size_t len, const char *const *key,
 	const char *p = line, *end = line + len, *eq, *bad, *why;
 	uint32_t found = 0, all = nkeys >= 32 ? UINT32_MAX :
 	    (UINT32_C(1) << nkeys) - 1;
+
+	if (dup != NULL)
+		*dup = NULL;
 
 	while ((eq = next_eq(p, end)) != NULL) {
 		const char *v = eq + 1;
@@ -1182,8 +1185,6 @@ peek_keys(const char *line, size_t len, const char *const *key,
 			return found;
 		}
 	}
-	if (dup != NULL)
-		*dup = NULL;
 	return found;
 }
 

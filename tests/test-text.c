@@ -386,6 +386,10 @@ test_elem_and_peek(void)
 		    "peekn_once: pc twice");
 		ok(tr_peekn_once("w pc=1 x=2", 10, keys, lens, 2, vv, vvl,
 		    &dup) == 1 && dup == NULL, "peekn_once: addr absent, no dup");
+		dup = "x";
+		ok(tr_peek_once("w s=\"ab tid=1", 14, "tid", 3, &v, &vl,
+		    &dup) == 0 && dup == NULL,
+		    "peek_once: a quote never closed: absent, no dup");
 	}
 }
 
