@@ -95,9 +95,9 @@ json_number(const char *p, const char *e)
 	if (p < e && *p == '0') {
 		if (++p < e && *p >= '0' && *p <= '9')
 			return NULL;	/* a leading zero */
-	}
-	else if ((p = json_digits(p, e)) == NULL)
+	} else if ((p = json_digits(p, e)) == NULL) {
 		return NULL;
+	}
 	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
 		return NULL;
 	if (p < e && (*p == 'e' || *p == 'E')) {
