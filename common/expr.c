@@ -1,7 +1,9 @@
 /*
  * Selection expressions: a recursive-descent parser into a small array of
  * nodes, and an evaluator that looks the fields up straight in the raw
- * line (tr_peekn), once per line and only if a leaf needs them.
+ * line (tr_peekn_once), once per line and only if a leaf needs them; a
+ * field it looks at that the record gives twice makes the record
+ * malformed.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -510,6 +512,7 @@ struct line {
 	int lone;		/* look the first field up alone */
 	uint32_t known;		/* keys looked up (found or not) */
 	uint32_t found;
+	const char *dup;	/* a key the record gives twice, or NULL */
 	const char *val[TX_MAXKEYS];
 	size_t vallen[TX_MAXKEYS];
 };
@@ -525,10 +528,11 @@ num_cmp(struct num a, struct num b)
 }
 
 /*
- * The value of field key, or NULL when absent or null.  The first field
- * an expression looks at is looked up alone (a pass that stops at it)
- * while that often decides, as a selective first test does; the others,
- * or all when it does not, in one pass.
+ * The value of field key, or NULL when absent, null or given twice
+ * (l->dup).  The first field an expression looks at is looked up alone
+ * (one key compared at each '=') while that often decides, as a
+ * selective first test does; the others, or all when it does not, in
+ * one pass.
  */
 static const char *
 value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
@@ -537,17 +541,19 @@ value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
 
 	if (!(l->known & bit)) {
 		if (l->known == 0 && l->lone) {
-			if (tr_peek(l->p, l->len, x->key[key], x->keylen[key],
-			    &l->val[key], &l->vallen[key]))
+			if (tr_peek_once(l->p, l->len, x->key[key],
+			    x->keylen[key], &l->val[key], &l->vallen[key],
+			    &l->dup))
 				l->found |= bit;
 			l->known = bit;
 		} else {
-			l->found |= tr_peekn(l->p, l->len, x->key, x->keylen,
-			    x->nkeys, l->val, l->vallen) & ~l->known;
+			l->found |= tr_peekn_once(l->p, l->len, x->key,
+			    x->keylen, x->nkeys, l->val, l->vallen, &l->dup) &
+			    ~l->known;
 			l->known = UINT32_MAX;
 		}
 	}
-	if (!(l->found & bit))
+	if (l->dup != NULL || !(l->found & bit))
 		return NULL;
 	*n = l->vallen[key];
 	if (*n == 4 && memcmp(l->val[key], "null", 4) == 0)
@@ -639,7 +645,8 @@ eval(struct tx_expr *x, int i, struct line *l)
 }
 
 int
-tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len)
+tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len,
+    const char **dup)
 {
 	struct line l;
 	int r;
@@ -649,9 +656,12 @@ tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len)
 	l.kind = kind;
 	l.known = 0;
 	l.found = 0;
+	l.dup = NULL;
 	/* Now and then the lone lookup is tried again, lest it stay off. */
 	l.lone = x->nkeys > 1 && (x->lone >= 0 || (++x->tick & 63) == 0);
 	r = eval(x, x->root, &l);
+	if ((*dup = l.dup) != NULL)
+		return -1;
 	if (l.lone && l.known != 0) {
 		if (l.known != UINT32_MAX)
 			x->lone += x->lone < 16;

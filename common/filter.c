@@ -295,15 +295,22 @@ value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
 	    key, tp_show(shown, val, n));
 }
 
+/*
+ * The fields a selector decides on are looked up to the end of the
+ * line: a record that gives one twice is malformed (which value counts
+ * would be a guess), as for every reader.
+ */
 static int
 field_in(const struct tf_set *s, const char *line, size_t len,
     const char *key, size_t keylen, uint64_t lineno, struct tp_err *err)
 {
-	const char *val;
+	const char *val, *dup;
 	size_t n;
 
-	if (!tr_peek(line, len, key, keylen, &val, &n))
+	if (!tr_peek_once(line, len, key, keylen, &val, &n, &dup))
 		val = NULL;
+	if (dup != NULL)
+		return tr_dup_fail(err, lineno, line, dup);
 	return value_in(s, val, n, line, key, lineno, err);
 }
 
@@ -312,10 +319,15 @@ static int
 code_or_data_in(const struct tf_set *s, const char *line, size_t len,
     uint64_t lineno, struct tp_err *err)
 {
-	const char *val[2];
+	static const char *const keys[2] = { "pc", "addr" };
+	static const size_t lens[2] = { 2, 4 };
+	const char *val[2], *dup;
 	size_t n[2];
-	unsigned found = tr_peek2(line, len, "pc", 2, "addr", 4, val, n);
+	unsigned found = tr_peekn_once(line, len, keys, lens, 2, val, n, &dup);
 	int r;
+
+	if (dup != NULL)
+		return tr_dup_fail(err, lineno, line, dup);
 
 	r = value_in(s, found & 1 ? val[0] : NULL, n[0], line, "pc", lineno, err);
 	if (r != 0)
@@ -329,6 +341,7 @@ static int
 meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
     uint64_t lineno, struct tp_err *err)
 {
+	const char *dup;
 	int r;
 
 	if (f->kinds != 0 && (f->kinds & bit) == 0)
@@ -342,7 +355,11 @@ meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
 	if (f->addr.n != 0 &&
 	    (r = code_or_data_in(&f->addr, line, len, lineno, err)) <= 0)
 		return r;
-	return f->expr == NULL || tx_eval(f->expr, bit, line, len);
+	if (f->expr == NULL)
+		return 1;
+	if ((r = tx_eval(f->expr, bit, line, len, &dup)) < 0)
+		return tr_dup_fail(err, lineno, line, dup);
+	return r;
 }
 
 int

@@ -17,10 +17,24 @@ tp_json_ws(const char *p, const char *e)
 	return p;
 }
 
+/* The first fault found: what, and the byte it is at.  Returns NULL. */
+static const char *
+json_fail(struct tp_json *j, const char *at, enum tp_json_status st,
+    const char *why)
+{
+	if (j->status == TP_JSON_OK) {
+		j->status = st;
+		j->pos = (size_t)(at - j->base);
+		j->why = why;
+	}
+	return NULL;
+}
+
 /* p at '"'; the end after the closing quote, or NULL. */
 static const char *
 json_string(struct tp_json *j, const char *p, const char *e)
 {
+	const char *q = p;
 	int lax = (j->flags & TP_JSON_LAX) != 0;
 
 	for (p++; p < e;) {
@@ -30,33 +44,36 @@ json_string(struct tp_json *j, const char *p, const char *e)
 		if (c == '"')
 			return p + 1;
 		if (c == '\\') {
-			if (++p >= e)
-				return NULL;
-			if (*p == 'u' && !lax) {
+			if (p + 1 >= e)
+				break;
+			if (p[1] == 'u' && !lax) {
 				int i;
-				for (i = 1; i <= 4; i++)
+				for (i = 2; i <= 5; i++)
 					if (p + i >= e || tp_hexval(p[i]) < 0)
-						return NULL;
-				p += 5;
-			} else if (lax || strchr("\"\\/bfnrt", *p) != NULL) {
-				p++;
+						return json_fail(j, p,
+						    TP_JSON_SYNTAX, "a \\u escape "
+						    "without four hex digits");
+				p += 6;
+			} else if (lax || strchr("\"\\/bfnrt", p[1]) != NULL) {
+				p += 2;
 			} else {
-				return NULL;
+				return json_fail(j, p, TP_JSON_SYNTAX,
+				    "an unknown escape in a string");
 			}
 			continue;
 		}
 		if (c < 0x20 && !lax)
-			return NULL;
+			return json_fail(j, p, TP_JSON_SYNTAX, "a control "
+			    "character in a string");
 		n = c < 0x80 ? 1 : tp_utf8_seq((const unsigned char *)p,
 		    (size_t)(e - p));
-		if (n == 0) {
-			j->status = TP_JSON_UTF8;
-			j->pos = (size_t)(p - j->base);
-			return NULL;
-		}
+		if (n == 0)
+			return json_fail(j, p, TP_JSON_UTF8, "not UTF-8 in a "
+			    "string");
 		p += n;
 	}
-	return NULL;
+	return json_fail(j, q, TP_JSON_SYNTAX, "a string without its "
+	    "closing quote");
 }
 
 static const char *
@@ -75,10 +92,12 @@ json_number(const char *p, const char *e)
 {
 	if (p < e && *p == '-')
 		p++;
-	if (p < e && *p == '0')
-		p++;
-	else if ((p = json_digits(p, e)) == NULL)
+	if (p < e && *p == '0') {
+		if (++p < e && *p >= '0' && *p <= '9')
+			return NULL;	/* a leading zero */
+	} else if ((p = json_digits(p, e)) == NULL) {
 		return NULL;
+	}
 	if (p < e && *p == '.' && (p = json_digits(p + 1, e)) == NULL)
 		return NULL;
 	if (p < e && (*p == 'e' || *p == 'E')) {
@@ -100,26 +119,28 @@ json_lit(const char *p, const char *e, const char *lit, size_t n)
 static const char *
 json_value(struct tp_json *j, const char *p, const char *e, int depth)
 {
+	const char *end;
 	char close;
 	int obj;
 
-	if (p >= e || depth > TP_JSON_MAXDEPTH)
-		return NULL;
-	switch (*p) {
-	case '"':
+	if (p >= e)
+		return json_fail(j, p, TP_JSON_SYNTAX, "expected a value");
+	if (*p == '"')
 		return json_string(j, p, e);
-	case 't':
-		return json_lit(p, e, "true", 4);
-	case 'f':
-		return json_lit(p, e, "false", 5);
-	case 'n':
-		return json_lit(p, e, "null", 4);
-	case '{':
-	case '[':
-		break;
-	default:
-		return json_number(p, e);
+	if (*p == 't' || *p == 'f' || *p == 'n') {
+		end = *p == 't' ? json_lit(p, e, "true", 4) : *p == 'f' ?
+		    json_lit(p, e, "false", 5) : json_lit(p, e, "null", 4);
+		return end != NULL ? end : json_fail(j, p, TP_JSON_SYNTAX,
+		    "expected true, false or null");
 	}
+	if (*p == '-' || (*p >= '0' && *p <= '9'))
+		return (end = json_number(p, e)) != NULL ? end :
+		    json_fail(j, p, TP_JSON_SYNTAX, "a malformed number");
+	if (*p != '{' && *p != '[')
+		return json_fail(j, p, TP_JSON_SYNTAX, "expected a value");
+	if (depth >= TP_JSON_MAXDEPTH)
+		return json_fail(j, p, TP_JSON_DEPTH, "nested deeper than "
+		    TP_JSON_MAXDEPTH_S " arrays and objects");
 	obj = *p == '{';
 	close = obj ? '}' : ']';
 	p = tp_json_ws(p + 1, e);
@@ -127,12 +148,15 @@ json_value(struct tp_json *j, const char *p, const char *e, int depth)
 		return p + 1;
 	for (;;) {
 		if (obj) {
-			if (p >= e || *p != '"' ||
-			    (p = json_string(j, p, e)) == NULL)
+			if (p >= e || *p != '"')
+				return json_fail(j, p, TP_JSON_SYNTAX,
+				    "expected a string key");
+			if ((p = json_string(j, p, e)) == NULL)
 				return NULL;
 			p = tp_json_ws(p, e);
 			if (p >= e || *p != ':')
-				return NULL;
+				return json_fail(j, p, TP_JSON_SYNTAX,
+				    "expected ':' after a key");
 			p = tp_json_ws(p + 1, e);
 		}
 		if ((p = json_value(j, p, e, depth + 1)) == NULL)
@@ -142,7 +166,10 @@ json_value(struct tp_json *j, const char *p, const char *e, int depth)
 			p = tp_json_ws(p + 1, e);
 			continue;
 		}
-		return p < e && *p == close ? p + 1 : NULL;
+		if (p < e && *p == close)
+			return p + 1;
+		return json_fail(j, p, TP_JSON_SYNTAX, obj ?
+		    "expected ',' or '}'" : "expected ',' or ']'");
 	}
 }
 
@@ -154,7 +181,7 @@ tp_json_value(struct tp_json *j, const char *p, const char *e)
 	if (j->base == NULL)
 		j->base = p;
 	if ((end = json_value(j, p, e, 0)) == NULL && j->status == TP_JSON_OK)
-		j->status = TP_JSON_SYNTAX;
+		json_fail(j, p, TP_JSON_SYNTAX, "not JSON");
 	return end;
 }
 
@@ -167,8 +194,8 @@ tp_json_check(struct tp_json *j, const char *s, size_t n, unsigned flags)
 	j->flags = flags;
 	j->base = s;
 	end = tp_json_value(j, tp_json_ws(s, e), e);
-	if (end != NULL && tp_json_ws(end, e) != e)
-		j->status = TP_JSON_SYNTAX;
+	if (end != NULL && (end = tp_json_ws(end, e)) != e)
+		json_fail(j, end, TP_JSON_SYNTAX, "more data after the value");
 	return j->status == TP_JSON_OK ? 0 : -1;
 }
 
@@ -177,7 +204,7 @@ tp_json_member(const char **cur, const char *e, const char **key,
     size_t *keylen, const char **val, const char **valend)
 {
 	/* Valid input: a lax scan finds the same ends as the strict one. */
-	struct tp_json j = { TP_JSON_LAX, NULL, TP_JSON_OK, 0 };
+	struct tp_json j = { TP_JSON_LAX, NULL, TP_JSON_OK, 0, NULL };
 	const char *p, *ke;
 
 	if (**cur == '}')

@@ -15,12 +15,19 @@
 
 /* ---------------------------------------------------------------- scanner */
 
-#define TP_JSON_MAXDEPTH 64	/* nesting deeper than this is refused */
+/*
+ * Arrays and objects nested deeper than this are refused: the limit of
+ * Qt's JSON parser (qjsonparser.cpp, nestingLimit), which reads x64dbg's
+ * headers, so that what x64dbg reads is read.
+ */
+#define TP_JSON_MAXDEPTH 1024
+#define TP_JSON_MAXDEPTH_S "1024"
 
 enum tp_json_status {
 	TP_JSON_OK = 0,
-	TP_JSON_SYNTAX,		/* not JSON (or nested too deep) */
-	TP_JSON_UTF8		/* a string that is not UTF-8, at pos */
+	TP_JSON_SYNTAX,		/* not JSON */
+	TP_JSON_UTF8,		/* a string that is not UTF-8 */
+	TP_JSON_DEPTH		/* nested deeper than TP_JSON_MAXDEPTH */
 };
 
 /*
@@ -33,7 +40,8 @@ struct tp_json {
 	unsigned flags;		/* TP_JSON_LAX */
 	const char *base;	/* where pos counts from */
 	enum tp_json_status status;
-	size_t pos;		/* of the UTF-8 fault */
+	size_t pos;		/* of the first fault, from base */
+	const char *why;	/* what it is ("expected ':' after a key") */
 };
 
 /* Skip JSON whitespace. */

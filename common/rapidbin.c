@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "distinct.h"
 #include "fmt.h"
 #include "format.h"
 #include "idmap.h"
@@ -241,22 +242,62 @@ rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
 
 /* ------------------------------------------------------------ decoder */
 
-struct counter {
-	struct idmap threads, locks, vars;
+/*
+ * The distinct ids of one kind (-v, -s): exact in an idmap up to
+ * RB_EXACT_IDS of them, then estimated (distinct.h), so that memory stays
+ * fixed whatever the trace holds.
+ */
+struct ids {
+	struct idmap map;
+	struct tp_distinct est;
+	int over;		/* more than RB_EXACT_IDS: the estimate counts */
 };
+
+struct counter {
+	struct ids threads, locks, vars;
+};
+
+static void
+ids_init(struct ids *d)
+{
+	idmap_init(&d->map);
+	tp_distinct_init(&d->est);
+	d->over = 0;
+}
+
+static int
+ids_put(struct ids *d, uint64_t v)
+{
+	tp_distinct_add(&d->est, tp_hash64(v, 0));
+	if (d->over)
+		return 0;
+	if (d->map.count < RB_EXACT_IDS)
+		return idmap_put(&d->map, v, 0, NULL) < 0 ? -1 : 0;
+	if (idmap_get(&d->map, v, 0) < 0) {
+		d->over = 1;
+		idmap_free(&d->map);	/* no longer needed */
+	}
+	return 0;
+}
+
+static uint64_t
+ids_count(const struct ids *d)
+{
+	return d->over ? tp_distinct_estimate(&d->est) : d->map.count;
+}
 
 static int
 count_event(struct counter *c, const struct rb_event *e)
 {
-	if (idmap_put(&c->threads, e->tid, 0, NULL) < 0)
+	if (ids_put(&c->threads, e->tid) < 0)
 		return -1;
 	switch (rb_decor_kind[e->op]) {
 	case RB_D_LOCK:
-		return idmap_put(&c->locks, e->decor, 0, NULL) < 0 ? -1 : 0;
+		return ids_put(&c->locks, e->decor);
 	case RB_D_VAR:
-		return idmap_put(&c->vars, e->decor, 0, NULL) < 0 ? -1 : 0;
+		return ids_put(&c->vars, e->decor);
 	case RB_D_THREAD:
-		return idmap_put(&c->threads, e->decor, 0, NULL) < 0 ? -1 : 0;
+		return ids_put(&c->threads, e->decor);
 	default:
 		return 0;
 	}
@@ -268,27 +309,50 @@ count_event(struct counter *c, const struct rb_event *e)
 #define HDR_VARS(h) ((uint64_t)((h)->vars & 0x7fffffff))
 #define HDR_EVENTS(h) ((h)->events & INT64_MAX)
 
-/* Strict: has a count gone past the header already? */
+/* Strict: has a count gone past the header already?  (Exact counts only.) */
 static int
 strict_over(const struct counter *c, const struct rb_header *h,
     uint64_t events, struct tp_err *err)
 {
+	static const char fmt[] = "strict: more distinct %s than the "
+	    "header's %s=%llu";
+
 	if (events > HDR_EVENTS(h))
 		return tp_fail(err, TP_EXIT_DATA, "strict: more events than "
 		    "the header's events=%llu",
 		    (unsigned long long)HDR_EVENTS(h));
-	if (c->threads.count > HDR_THREADS(h))
-		return tp_fail(err, TP_EXIT_DATA, "strict: more distinct "
-		    "threads than the header's threads=%llu",
+	if (!c->threads.over && c->threads.map.count > HDR_THREADS(h))
+		return tp_fail(err, TP_EXIT_DATA, fmt, "threads", "threads",
 		    (unsigned long long)HDR_THREADS(h));
-	if (c->locks.count > HDR_LOCKS(h))
-		return tp_fail(err, TP_EXIT_DATA, "strict: more distinct "
-		    "locks than the header's locks=%llu",
+	if (!c->locks.over && c->locks.map.count > HDR_LOCKS(h))
+		return tp_fail(err, TP_EXIT_DATA, fmt, "locks", "locks",
 		    (unsigned long long)HDR_LOCKS(h));
-	if (c->vars.count > HDR_VARS(h))
-		return tp_fail(err, TP_EXIT_DATA, "strict: more distinct "
-		    "variables than the header's vars=%llu",
+	if (!c->vars.over && c->vars.map.count > HDR_VARS(h))
+		return tp_fail(err, TP_EXIT_DATA, fmt, "variables", "vars",
 		    (unsigned long long)HDR_VARS(h));
+	return 0;
+}
+
+/*
+ * A count against the header's: exactly, or, past RB_EXACT_IDS, within
+ * the estimate's bound (RB_EST_PERCENT of the header's count).
+ */
+static int
+strict_count(const struct ids *d, uint64_t hdr, const char *key,
+    const char *what, struct tp_err *err)
+{
+	uint64_t n = ids_count(d), diff = n > hdr ? n - hdr : hdr - n;
+
+	if (!d->over && n != hdr)
+		return tp_fail(err, TP_EXIT_DATA, "strict: the header says "
+		    "%s=%llu, the trace has %llu distinct %s", key,
+		    (unsigned long long)hdr, (unsigned long long)n, what);
+	if (d->over && diff > hdr / 100 * RB_EST_PERCENT)
+		return tp_fail(err, TP_EXIT_DATA, "strict: the header says "
+		    "%s=%llu, the trace has about %llu distinct %s (an "
+		    "estimate past %u, within %u %%)", key,
+		    (unsigned long long)hdr, (unsigned long long)n, what,
+		    RB_EXACT_IDS, RB_EST_PERCENT);
 	return 0;
 }
 
@@ -296,26 +360,16 @@ static int
 strict_end(const struct counter *c, const struct rb_header *h,
     uint64_t events, struct tp_err *err)
 {
-	static const char fmt[] = "strict: the header says %s=%llu, "
-	    "the trace has %llu %s";
-
 	if (events != HDR_EVENTS(h))
-		return tp_fail(err, TP_EXIT_DATA, fmt, "events",
+		return tp_fail(err, TP_EXIT_DATA, "strict: the header says "
+		    "events=%llu, the trace has %llu events",
 		    (unsigned long long)HDR_EVENTS(h),
-		    (unsigned long long)events, "events");
-	if (c->threads.count != HDR_THREADS(h))
-		return tp_fail(err, TP_EXIT_DATA, fmt, "threads",
-		    (unsigned long long)HDR_THREADS(h),
-		    (unsigned long long)c->threads.count, "distinct threads");
-	if (c->locks.count != HDR_LOCKS(h))
-		return tp_fail(err, TP_EXIT_DATA, fmt, "locks",
-		    (unsigned long long)HDR_LOCKS(h),
-		    (unsigned long long)c->locks.count, "distinct locks");
-	if (c->vars.count != HDR_VARS(h))
-		return tp_fail(err, TP_EXIT_DATA, fmt, "vars",
-		    (unsigned long long)HDR_VARS(h),
-		    (unsigned long long)c->vars.count, "distinct variables");
-	return 0;
+		    (unsigned long long)events);
+	if (strict_count(&c->threads, HDR_THREADS(h), "threads", "threads",
+	    err) < 0 || strict_count(&c->locks, HDR_LOCKS(h), "locks", "locks",
+	    err) < 0)
+		return -1;
+	return strict_count(&c->vars, HDR_VARS(h), "vars", "variables", err);
 }
 
 /* Events formatted per output reservation: 400 * 128 < TP_OUT_SLACK. */
@@ -426,9 +480,9 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 	tw_u64(out, "events", st->header.events);
 	tw_end(out);
 
-	idmap_init(&cnt.threads);
-	idmap_init(&cnt.locks);
-	idmap_init(&cnt.vars);
+	ids_init(&cnt.threads);
+	ids_init(&cnt.locks);
+	ids_init(&cnt.vars);
 	rc = decode_events(in, out, opts, st, &cnt, err);
 	if (rc == 0 && opts->strict) {
 		if (strict_end(&cnt, &st->header, st->events, err) < 0) {
@@ -446,12 +500,14 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 		tw_u64(out, "events", st->events);
 		tw_end(out);
 	}
-	st->threads = cnt.threads.count;
-	st->locks = cnt.locks.count;
-	st->vars = cnt.vars.count;
-	idmap_free(&cnt.threads);
-	idmap_free(&cnt.locks);
-	idmap_free(&cnt.vars);
+	st->threads = ids_count(&cnt.threads);
+	st->locks = ids_count(&cnt.locks);
+	st->vars = ids_count(&cnt.vars);
+	st->estimated = cnt.threads.over | cnt.locks.over << 1 |
+	    cnt.vars.over << 2;
+	idmap_free(&cnt.threads.map);
+	idmap_free(&cnt.locks.map);
+	idmap_free(&cnt.vars.map);
 	return rc;
 }
 

@@ -118,11 +118,20 @@ struct rapidbin_dec_opts {
 	int allow_truncated;	/* a cut last event ends the trace quietly */
 };
 
+/*
+ * Distinct ids (-v, -s) are counted exactly up to RB_EXACT_IDS of a kind,
+ * then estimated in fixed memory (distinct.h: 1.6 % standard error; the
+ * estimate is taken to hold within RB_EST_PERCENT, three standard errors).
+ */
+#define RB_EXACT_IDS 65536u
+#define RB_EST_PERCENT 5u
+
 struct rapidbin_dec_stats {
 	struct rb_header header;
 	int have_header;
 	uint64_t events;	/* events decoded */
 	uint64_t threads, locks, vars;	/* distinct, when counted */
+	unsigned estimated;	/* estimates: 1 threads, 2 locks, 4 vars */
 	uint64_t bit63;		/* events with bit 63 set */
 	uint64_t truncated_at;	/* offset of a cut last event, or TP_NONE */
 	unsigned truncated_bytes;	/* ... and its bytes */

@@ -518,6 +518,21 @@ scan_value(const char *p, const char *end, int depth, const char **bad,
 	return p;
 }
 
+int
+tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
+    const char *key)
+{
+	const char *e = key;
+
+	while (IS_KEY(*e))
+		e++;
+	err->line = lineno;
+	err->col = (uint64_t)(key - line) + 1;
+	err->offset = TP_NONE;
+	return tp_fail(err, TP_EXIT_DATA, "key \"%.*s%s\" twice in one record",
+	    e - key > 40 ? 40 : (int)(e - key), key, e - key > 40 ? "..." : "");
+}
+
 /* Has the record a field with key k[0..n) already? */
 static int
 tr_dup(const struct tr_rec *rec, const char *k, size_t n)
@@ -570,14 +585,8 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 		 * records whose keys all differ there, nearly all of them.
 		 */
 		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
-		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k))) {
-			r->err->line = r->lineno;
-			r->err->col = (uint64_t)(k - line) + 1;
-			r->err->offset = TP_NONE;
-			return tp_fail(r->err, TP_EXIT_DATA, "key \"%.*s%s\" "
-			    "twice in one record", p - k > 40 ? 40 : (int)(p - k),
-			    k, p - k > 40 ? "..." : "");
-		}
+		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k)))
+			return tr_dup_fail(r->err, r->lineno, line, k);
 		seen |= bit;
 		f = &rec->f[rec->nf++];
 		f->key = k;
@@ -1062,23 +1071,87 @@ key_before(const char *line, const char *eq, const char *key, size_t keylen)
 }
 
 /*
+ * Is there, in [p, end), a blank, one of the keys and '='?  Perhaps in a
+ * quoted value: a yes is only a reason to look closer.  16 bytes at a
+ * time, the last ones by a load that ends at end (bytes before p masked
+ * off); an '=' is a candidate when a blank and the key's first byte
+ * stand where they would (three compares per key), and only candidates
+ * are compared whole.  p - line > the longest keylen (p is past a key).
+ */
+static inline int
+keys_ahead(const char *line, const char *p, const char *end,
+    const char *const *key, const size_t *keylen, unsigned nkeys)
+{
+	unsigned k;
+
+#ifdef __SSE2__
+	const __m128i eq = _mm_set1_epi8('='), sp = _mm_set1_epi8(' '),
+	    tab = _mm_set1_epi8('\t');
+
+	while (end - p > 0) {
+		const char *q = end - p >= 16 ? p : end - 16;
+		unsigned m, cand = 0;
+
+		if (q < line)
+			break;
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(const void *)q), eq)) &
+		    (~0u << (p - q));
+		for (k = 0; m != 0 && k < nkeys; k++) {
+			const char *s = q - keylen[k];
+			__m128i b, c;
+
+			if (s - 1 < line) {
+				cand = m;	/* too near the start: all */
+				break;
+			}
+			b = _mm_loadu_si128((const __m128i *)(const void *)(s - 1));
+			c = _mm_loadu_si128((const __m128i *)(const void *)s);
+			cand |= (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			    _mm_or_si128(_mm_cmpeq_epi8(b, sp),
+			    _mm_cmpeq_epi8(b, tab)),
+			    _mm_cmpeq_epi8(c, _mm_set1_epi8(key[k][0]))));
+		}
+		for (m &= cand; m != 0; m &= m - 1)
+			for (k = 0; k < nkeys; k++)
+				if (key_before(line, q + __builtin_ctz(m), key[k],
+				    keylen[k]))
+					return 1;
+		p = q + 16;
+	}
+#endif
+	for (; p < end; p++)
+		for (k = 0; *p == '=' && k < nkeys; k++)
+			if (key_before(line, p, key[k], keylen[k]))
+				return 1;
+	return 0;
+}
+
+/*
  * One pass over the line, from '=' to '='.  Outside quoted,
  * list and map values every '=' ends a key: keys, kinds and bare values
  * cannot hold one.  So the key is checked backwards from each '=', and a
  * value that may hold quotes ('"', '[' or '{') is skipped whole.
- */
-/*
- * One pass over the fields, looking for up to 32 keys at once (each key
- * once in keys[]); returns a bit mask of the keys found and their values.
- * Inline, so that tr_peek and tr_peek2 get a loop over a constant count.
+ *
+ * It looks for up to 32 keys at once (each key once in keys[]) and
+ * returns a bit mask of the keys found and their values.  With dup NULL
+ * it stops when all are found; otherwise it reads on to the end of the
+ * line (quickly, keys_ahead, unless a key may be there) and stops at a
+ * second field with one of the keys, which *dup then points at (else
+ * NULL).  Inline, so that each caller gets a loop over a constant count
+ * and no test of dup it does not need.
  */
 static inline uint32_t
 peek_keys(const char *line, size_t len, const char *const *key,
-    const size_t *keylen, unsigned nkeys, const char **val, size_t *vallen)
+    const size_t *keylen, unsigned nkeys, const char **val, size_t *vallen,
+    const char **dup)
 {
 	const char *p = line, *end = line + len, *eq, *bad, *why;
 	uint32_t found = 0, all = nkeys >= 32 ? UINT32_MAX :
 	    (UINT32_C(1) << nkeys) - 1;
+
+	if (dup != NULL)
+		*dup = NULL;
 
 	while ((eq = next_eq(p, end)) != NULL) {
 		const char *v = eq + 1;
@@ -1097,12 +1170,19 @@ peek_keys(const char *line, size_t len, const char *const *key,
 				while (p < end && !IS_BLANK(*p))
 					p++;
 		}
-		if (which < nkeys && !(found & (UINT32_C(1) << which))) {
+		if (which >= nkeys)
+			continue;
+		if (!(found & (UINT32_C(1) << which))) {
 			val[which] = v;
 			vallen[which] = (size_t)(p - v);
 			found |= UINT32_C(1) << which;
-			if (found == all)
+			/* The rest is read closely only if a key may be in it. */
+			if (found == all && (dup == NULL || !keys_ahead(line,
+			    p, end, key, keylen, nkeys)))
 				break;
+		} else if (dup != NULL) {
+			*dup = eq - keylen[which];
+			return found;
 		}
 	}
 	return found;
@@ -1112,7 +1192,14 @@ int
 tr_peek(const char *line, size_t len, const char *key, size_t keylen,
     const char **val, size_t *vallen)
 {
-	return (int)peek_keys(line, len, &key, &keylen, 1, val, vallen);
+	return (int)peek_keys(line, len, &key, &keylen, 1, val, vallen, NULL);
+}
+
+int
+tr_peek_once(const char *line, size_t len, const char *key, size_t keylen,
+    const char **val, size_t *vallen, const char **dup)
+{
+	return (int)peek_keys(line, len, &key, &keylen, 1, val, vallen, dup);
 }
 
 unsigned
@@ -1122,7 +1209,7 @@ tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
 	const char *keys[2] = { key1, key2 };
 	size_t lens[2] = { keylen1, keylen2 };
 
-	return peek_keys(line, len, keys, lens, 2, val, vallen);
+	return peek_keys(line, len, keys, lens, 2, val, vallen, NULL);
 }
 
 uint32_t
@@ -1130,7 +1217,16 @@ tr_peekn(const char *line, size_t len, const char *const *keys,
     const size_t *keylens, unsigned nkeys, const char **vals, size_t *vallens)
 {
 	return peek_keys(line, len, keys, keylens, nkeys > 32 ? 32 : nkeys,
-	    vals, vallens);
+	    vals, vallens, NULL);
+}
+
+uint32_t
+tr_peekn_once(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals,
+    size_t *vallens, const char **dup)
+{
+	return peek_keys(line, len, keys, keylens, nkeys > 32 ? 32 : nkeys,
+	    vals, vallens, dup);
 }
 
 /* ---------------------------------------------------------- shared kinds */

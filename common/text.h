@@ -249,6 +249,21 @@ uint32_t tr_peekn(const char *line, size_t len, const char *const *keys,
     size_t *vallens);
 
 /*
+ * tr_peek and tr_peekn for filters that decide on the values: they read
+ * the whole line, and a second field with a key looked for makes *dup
+ * point at that key (a record with a key twice is malformed, and which
+ * value counts would be a guess); else *dup is NULL.
+ */
+int tr_peek_once(const char *line, size_t len, const char *key,
+    size_t keylen, const char **val, size_t *vallen, const char **dup);
+uint32_t tr_peekn_once(const char *line, size_t len, const char *const *keys,
+    const size_t *keylens, unsigned nkeys, const char **vals,
+    size_t *vallens, const char **dup);
+/* The error for a second field with the key at key (line number and column). */
+int tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
+    const char *key);
+
+/*
  * The string a quoted value (as the reader accepted it, quotes included)
  * stands for, into dst (room for n - 2 bytes); returns its length.
  */

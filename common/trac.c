@@ -261,11 +261,9 @@ wrptr(unsigned char *p, uint64_t v, unsigned ps)
  * "compression"; the header itself is carried verbatim.  A repeated key
  * counts with its last value, as in Qt.
  */
-enum { JSON_OK, JSON_CORRUPT, JSON_NUL, JSON_UTF8 };
-
 struct json_info {
-	int status;		/* JSON_OK or what is wrong */
-	size_t errpos;		/* where, for JSON_NUL and JSON_UTF8 */
+	const char *why;	/* NULL, or what is wrong */
+	size_t errpos;		/* and where, from the start of the JSON */
 	const char *archv;	/* the arch value as written, or NULL */
 	size_t archvlen;
 	char arch[8];		/* the arch string unescaped, if short ASCII */
@@ -299,17 +297,21 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 	ji->archlen = SIZE_MAX;
 	/* x64dbg's writer measures the JSON with strlen(): no NUL in it. */
 	if ((p = memchr(s, '\0', n)) != NULL) {
-		ji->status = JSON_NUL;
+		ji->why = "a NUL byte (x64dbg writes none)";
 		ji->errpos = (size_t)(p - s);
 		return;
 	}
 	if (n >= 3 && memcmp(s, "\357\273\277", 3) == 0)
 		b += 3;		/* a byte order mark, which Qt skips */
 	p = tp_json_ws(b, e);
-	if (tp_json_check(&j, b, (size_t)(e - b), TP_JSON_LAX) < 0 ||
-	    *p != '{') {
-		ji->status = j.status == TP_JSON_UTF8 ? JSON_UTF8 : JSON_CORRUPT;
+	if (tp_json_check(&j, b, (size_t)(e - b), TP_JSON_LAX) < 0) {
+		ji->why = j.why;
 		ji->errpos = (size_t)(b - s) + j.pos;
+		return;
+	}
+	if (*p != '{') {
+		ji->why = "not an object";
+		ji->errpos = (size_t)(p - s);
 		return;
 	}
 	/* Valid: walk the top-level members. */
@@ -764,15 +766,11 @@ decode_header(struct tp_in *in, struct tp_out *out, struct trac_dec_stats *st,
 		    "%lu bytes, only %ld left", (unsigned long)len, got);
 	}
 	json_scan(json, len, &ji);
-	if (ji.status != JSON_OK) {
+	if (ji.why != NULL) {
 		free(json);
-		if (ji.status == JSON_CORRUPT)
-			return tp_fail(err, TP_EXIT_DATA, "JSON header is "
-			    "corrupted");
 		err->offset = 8 + ji.errpos;
-		return tp_fail(err, TP_EXIT_DATA, "JSON header: %s",
-		    ji.status == JSON_NUL ? "a NUL byte (x64dbg writes none)" :
-		    "not UTF-8 in a string");
+		return tp_fail(err, TP_EXIT_DATA, "JSON header: %s%s", ji.why,
+		    ji.errpos == len ? " (the header ends there)" : "");
 	}
 	if (!ji.has_ver || !ji.ver_one) {
 		free(json);
@@ -1250,11 +1248,9 @@ header_record(struct enc *e)
 			return tr_fail(e->r, e->rec, fj, "too long");
 		/* Write no header that x64dbg and trac2txt would refuse. */
 		json_scan((char *)e->buf, n, &ji);
-		if (ji.status != JSON_OK)
-			return tr_fail(e->r, e->rec, fj, "%s",
-			    ji.status == JSON_CORRUPT ? "not a JSON object" :
-			    ji.status == JSON_NUL ? "a NUL byte in the JSON" :
-			    "not UTF-8 in a JSON string");
+		if (ji.why != NULL)
+			return tr_fail(e->r, e->rec, fj, "the JSON: %s, at its "
+			    "byte %zu", ji.why, ji.errpos);
 		if (!ji.has_ver || !ji.ver_one)
 			return tr_fail(e->r, e->rec, fj, "\"ver\" is not the "
 			    "number 1");

@@ -28,6 +28,8 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "events before the fault), 2 usage or system error.\n";
 
+static struct rapidbin_dec_opts opts;
+
 static void
 report(const void *stats, int failed)
 {
@@ -43,6 +45,10 @@ report(const void *stats, int failed)
 		    st->bit63 == 1 ? "has" : "have");
 	if (!st->have_header)
 		return;
+	if (opts.strict && st->estimated && !failed)
+		tp_warn("strict: more than %u distinct ids of a kind: the "
+		    "header's count was checked against an estimate, "
+		    "within %u %%", RB_EXACT_IDS, RB_EST_PERCENT);
 	if (st->truncated_at != TP_NONE)
 		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
 		    "dropped (--allow-truncated)",
@@ -56,10 +62,15 @@ report(const void *stats, int failed)
 	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
 	    (unsigned)h->threads, (unsigned long)h->locks,
 	    (unsigned long)h->vars, (unsigned long long)h->events);
-	tp_note("trace:  threads=%llu locks=%llu vars=%llu events=%llu "
-	    "(distinct ids)", (unsigned long long)st->threads,
-	    (unsigned long long)st->locks, (unsigned long long)st->vars,
-	    (unsigned long long)st->events);
+	tp_note("trace:  threads=%s%llu locks=%s%llu vars=%s%llu events=%llu "
+	    "(distinct ids)", st->estimated & 1 ? "~" : "",
+	    (unsigned long long)st->threads, st->estimated & 2 ? "~" : "",
+	    (unsigned long long)st->locks, st->estimated & 4 ? "~" : "",
+	    (unsigned long long)st->vars, (unsigned long long)st->events);
+	if (st->estimated)
+		tp_note("~: more than %u distinct ids of that kind, so the "
+		    "count is an estimate (HyperLogLog, 1.6 %% standard "
+		    "error, within %u %%)", RB_EXACT_IDS, RB_EST_PERCENT);
 	if (events < st->events)
 		tp_note("the file holds more events than the header says "
 		    "(lenient: read to the end of the file)");
@@ -74,7 +85,6 @@ main(int argc, char **argv)
 		{ "allow-truncated", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct rapidbin_dec_opts opts;
 	static struct rapidbin_dec_stats st;
 	struct tp_job job = { .format = "rapidbin", .dir = TP_DECODE,
 	    .help = help, .opts = &opts, .stats = &st, .report = report };

@@ -3,9 +3,10 @@
  * the benchmark.
  *
  *   gen-rapidbin [--events N] [--seed S] [--threads T] [--locks L]
- *       [--vars V] [--locs C] [--ops all|wasmgrind] [--odd] [--header H]
+ *       [--vars V] [--locs C] [--ops all|wasmgrind|rw] [--odd] [--header H]
  *
- * --ops all uses operations 0-9, wasmgrind only 0-5 and 8.  --odd also
+ * --ops all uses operations 0-9, wasmgrind only 0-5 and 8, rw only reads
+ * and writes (2 and 3: as many variables as events).  --odd also
  * sets bit 63 and nonzero begin/end/branch decors now and then, and uses
  * values up to the top of each field.  --header distinct (the default)
  * writes the distinct counts as Wasmgrind does, plus1 distinct+1 for
@@ -21,7 +22,7 @@
 
 struct gen {
 	uint64_t events, seed, threads, locks, vars, locs;
-	int wasmgrind, odd;
+	int wasmgrind, odd;	/* wasmgrind: 1, rw: 2 */
 	const char *header;
 };
 
@@ -50,7 +51,9 @@ event(const struct gen *g, uint64_t *s)
 	    9, 2, 3, 0, 1 };
 	uint64_t op, tid, decor, loc, w;
 
-	if (g->wasmgrind)
+	if (g->wasmgrind == 2)
+		op = 2 + below(s, 2);
+	else if (g->wasmgrind)
 		op = wasm_ops[below(s, sizeof wasm_ops / sizeof *wasm_ops)];
 	else
 		op = all_ops[below(s, sizeof all_ops / sizeof *all_ops)];
@@ -120,13 +123,14 @@ main(int argc, char **argv)
 		case 'l': g.locks = strtoull(optarg, NULL, 0); break;
 		case 'r': g.vars = strtoull(optarg, NULL, 0); break;
 		case 'c': g.locs = strtoull(optarg, NULL, 0); break;
-		case 'o': g.wasmgrind = strcmp(optarg, "wasmgrind") == 0; break;
+		case 'o': g.wasmgrind = strcmp(optarg, "wasmgrind") == 0 ? 1 :
+			    strcmp(optarg, "rw") == 0 ? 2 : 0; break;
 		case 'x': g.odd = 1; break;
 		case 'H': g.header = optarg; break;
 		default:
 			fprintf(stderr, "usage: gen-rapidbin [--events N] "
 			    "[--seed S] [--threads T] [--locks L] [--vars V] "
-			    "[--locs C] [--ops all|wasmgrind] [--odd] "
+			    "[--locs C] [--ops all|wasmgrind|rw] [--odd] "
 			    "[--header distinct|plus1|random]\n");
 			return 2;
 		}

@@ -48,6 +48,51 @@ for p in "txt2trac dupi.txt" "txt2rapidbin dupr.txt" "txt2std dupr.txt" "txtstat
 	    "$1: a key twice is malformed, its line and column named"
 done
 
+# txtfilter decides on the fields its selectors name: one given twice
+# is an error there too (status 2), at the second key, whatever the
+# selector (--tid, --addr on pc or addr, --ts, -e).  A key inside a
+# quoted value is no field; fields not decided on are not checked.
+printf 'read tid=1 pc=0x10 addr=0x20 ts=5 addr=0x30\n' > dupa.txt
+printf 'read tid=1 pc=0x10 ts=5 ts=6\n' > dupt.txt
+# refused FILE COLUMN KEY SELECTOR...
+refused() {
+	f=$1 col=$2 key=$3
+	shift 3
+	for sel; do
+		# shellcheck disable=SC2086
+		out=$(txtfilter $sel "$f" 2>&1)
+		like "$?:$out" "2:txtfilter: $f:1:$col: key \"$key\" twice in one record" \
+		    "txtfilter $sel: a record with $key twice is an error"
+	done
+}
+refused dupi.txt 31 tid "--tid 1" "--tid 3" "-v --tid 1" "-e tid==1" "-c -e has(tid)"
+refused dupa.txt 35 addr "--addr 0x20" "--addr 0x30" "-e addr>0" "--tid 1 --addr 0-" \
+    "--ts 5 --addr 0x40"
+refused dupt.txt 25 ts "--ts 5"
+out=$(txtfilter --tid 1 dupt.txt 2>&1)
+is "$?:$out" "0:read tid=1 pc=0x10 ts=5 ts=6" \
+    "txtfilter --tid: a field it does not decide on is not checked"
+# A line with the key twice near the end of a long line, after a quoted
+# " tid=": every place the second key can stand in a 16-byte block.
+pad=
+i=0
+while [ $i -lt 40 ]; do
+	printf 'read tid=1 s="x tid=2" p=%s q=1 tid=3\n' "$pad"
+	printf 'read tid=1 s="x tid=2" p=%s q=1\n' "$pad"
+	pad=${pad}a
+	i=$((i + 1))
+done > long.txt
+n=0; bad=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	out=$(printf '%s\n' "$line" | txtfilter -c --tid 1 2>/dev/null); rc=$?
+	case "$line:$rc:$out" in
+	*tid=3:2:|*q=1:0:1) ;;
+	*) bad=$((bad + 1)); diag "line $n: status $rc, $out" ;;
+	esac
+done < long.txt
+is "$n:$bad" "80:0" "txtfilter --tid: the second tid found wherever it stands, a quoted one skipped"
+
 # txtfilter's lists parse in n log n: eight of 10,000 values (106 s
 # before), and each value is found.
 list=$(seq 1 3 30000 | paste -sd, -)

@@ -96,7 +96,7 @@ main(void)
 		"\"a", "[1]x", "{} {}", "\"\\q\"", "\"\\u12g4\"", "\"\\u12\"",
 		"\"a\tb\"", "{\"a\":1 \"b\":2}",
 	};
-	char deep[200], buf[64];
+	char deep[2100], buf[64];
 	struct tp_json j;
 	const char *cur, *k, *v, *ve, *doc;
 	size_t i, kn, n;
@@ -110,14 +110,45 @@ main(void)
 	    "lax (Qt): any escaped character, control characters in strings");
 	ok(!valid("{\"a\":1,}", TP_JSON_LAX), "lax is still JSON's grammar");
 
-	memset(deep, '[', 65);
-	memset(deep + 65, ']', 65);
-	deep[130] = '\0';
-	ok(valid(deep, 0), "65 levels of nesting");
-	memset(deep, '[', 66);
-	memset(deep + 66, ']', 66);
-	deep[132] = '\0';
-	ok(!valid(deep, 0), "66 levels of nesting are refused");
+	/* Qt's limit (x64dbg's reader): 1024 levels, not one more. */
+	memset(deep, '[', 1024);
+	memset(deep + 1024, ']', 1024);
+	deep[2048] = '\0';
+	ok(valid(deep, 0), "1024 levels of nesting");
+	memset(deep, '[', 1025);
+	memset(deep + 1025, ']', 1025);
+	deep[2050] = '\0';
+	ok(tp_json_check(&j, deep, 2050, 0) < 0 && j.status == TP_JSON_DEPTH &&
+	    j.pos == 1024 && strstr(j.why, "deeper than 1024") != NULL,
+	    "1025 levels of nesting are refused, at the 1025th '['");
+	/* Each syntax error says what, at the byte it was found. */
+	{
+		static const struct { const char *doc; size_t pos; const char *why; } e[] = {
+			{ "{\"a\" 1}", 5, "expected ':' after a key" },
+			{ "{\"a\":1 \"b\":2}", 7, "expected ',' or '}'" },
+			{ "[1 2]", 3, "expected ',' or ']'" },
+			{ "{1:2}", 1, "expected a string key" },
+			{ "[1,]", 3, "expected a value" },
+			{ "[tru]", 1, "expected true, false or null" },
+			{ "[01]", 1, "a malformed number" },
+			{ "[\"ab", 1, "a string without its closing quote" },
+			{ "[\"a\\qb\"]", 3, "an unknown escape in a string" },
+			{ "[\"\\u12g4\"]", 2, "a \\u escape without four hex digits" },
+			{ "[\"a\tb\"]", 3, "a control character in a string" },
+			{ "{} x", 3, "more data after the value" },
+			{ "[1,", 3, "expected a value" },
+		};
+		size_t bad_at = 0;
+
+		for (i = 0; i < sizeof e / sizeof e[0]; i++)
+			if (tp_json_check(&j, e[i].doc, strlen(e[i].doc), 0) == 0 ||
+			    j.pos != e[i].pos || strcmp(j.why, e[i].why) != 0) {
+				bad_at = i + 1;
+				printf("# %s: pos %zu, %s\n", e[i].doc, j.pos,
+				    j.why ? j.why : "(none)");
+			}
+		ok(bad_at == 0, "syntax errors: what and where");
+	}
 
 	ok(tp_json_check(&j, "{\"ab\xff\":1}", 8, 0) < 0 &&
 	    j.status == TP_JSON_UTF8 && j.pos == 4, "bad UTF-8: where");

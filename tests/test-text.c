@@ -358,6 +358,39 @@ test_elem_and_peek(void)
 	    *v == '2', "peek matches whole keys only");
 	ok(tr_peek("read\ttid=3", 10, "tid", 3, &v, &vl) == 1 && *v == '3',
 	    "peek with tabs");
+
+	/* tr_peek_once reads on: a second key anywhere, a quoted one not. */
+	{
+		static const char *const keys[2] = { "pc", "addr" };
+		static const size_t lens[2] = { 2, 4 };
+		const char *vv[2], *dup;
+		size_t vvl[2];
+		char buf[128];
+		int pad, bad = 0;
+
+		for (pad = 0; pad < 40; pad++) {
+			int len = snprintf(buf, sizeof buf, "read tid=1 s=\"a "
+			    "tid=2\" p=%.*s\ttid=3", pad,
+			    "0123456789012345678901234567890123456789");
+			if (!tr_peek_once(buf, (size_t)len, "tid", 3, &v, &vl,
+			    &dup) || *v != '1' || dup != buf + len - 5)
+				bad++;
+			if (!tr_peek_once(buf, (size_t)len - 6, "tid", 3, &v,
+			    &vl, &dup) || dup != NULL)
+				bad++;
+		}
+		ok(bad == 0, "peek_once: the second key at every offset, "
+		    "none in a quoted value");
+		ok(tr_peekn_once("w pc=1 addr=2 pc=3", 18, keys, lens, 2, vv,
+		    vvl, &dup) == 3 && dup != NULL && memcmp(dup, "pc=3", 4) == 0,
+		    "peekn_once: pc twice");
+		ok(tr_peekn_once("w pc=1 x=2", 10, keys, lens, 2, vv, vvl,
+		    &dup) == 1 && dup == NULL, "peekn_once: addr absent, no dup");
+		dup = "x";
+		ok(tr_peek_once("w s=\"ab tid=1", 14, "tid", 3, &v, &vl,
+		    &dup) == 0 && dup == NULL,
+		    "peek_once: a quote never closed: absent, no dup");
+	}
 }
 
 /* The table-driven formatters agree with printf on every digit count. */

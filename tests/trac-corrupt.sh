@@ -45,17 +45,34 @@ expect "ver 2" 'offset 0x8: JSON header: version not supported ("ver" must be th
 header '{"ver":1,"arch":"x64","compression":"","ver":2}' > f
 expect "ver twice: the last counts, as in Qt" 'offset 0x8: JSON header: version not supported ("ver" must be the number 1)'
 header '{"ver":1,"arch":"x64"' > f
-expect "JSON cut short" 'offset 0x8: JSON header is corrupted'
+expect "JSON cut short: where it ends" "offset 0x1d: JSON header: expected ',' or '}' (the header ends there)"
 header '{"ver":1,"arch":"x64","compression":""}x' > f
-expect "garbage after the JSON" 'offset 0x8: JSON header is corrupted'
+expect "garbage after the JSON: at the x (8 + 39)" 'offset 0x2f: JSON header: more data after the value'
 header '{"ver":1,"arch":"x64","compression":"","n":01}' > f
-expect "a number with a leading zero" 'offset 0x8: JSON header is corrupted'
+expect "a number with a leading zero: at the number (8 + 43)" 'offset 0x33: JSON header: a malformed number'
 header '{"ver":1,"arch":"x64","compression":"","t":tru}' > f
-expect "a misspelt literal" 'offset 0x8: JSON header is corrupted'
+expect "a misspelt literal: at the t (8 + 43)" 'offset 0x33: JSON header: expected true, false or null'
 header '[1]' > f
-expect "an array, not an object" 'offset 0x8: JSON header is corrupted'
+expect "an array, not an object" 'offset 0x8: JSON header: not an object'
 { printf TRAC; u32 0; } > f
-expect "an empty JSON header" 'offset 0x8: JSON header is corrupted'
+expect "an empty JSON header" 'offset 0x8: JSON header: expected a value (the header ends there)'
+header '{"ver":1,"arch":"x64","compression":"" "p":1}' > f
+expect "a missing comma: at the second key (8 + 39)" "offset 0x2f: JSON header: expected ',' or '}'"
+# Nesting: Qt's parser (x64dbg's reader) takes 1024 levels of arrays and
+# objects, refuses 1025; so does trac2txt, at the 1025th bracket.
+deep() { printf '{"ver":1,"arch":"x64","compression":"","d":'; i=0
+	while [ $i -lt "$1" ]; do printf '['; i=$((i + 1)); done; i=0
+	while [ $i -lt "$1" ]; do printf ']'; i=$((i + 1)); done; printf '}'; }
+d=$(deep 1023)
+header "$d" > f
+trac2txt -q f > out.txt 2> err.txt
+is "$?:$(grep -c '^trac-header arch=x64 json=' out.txt)" "0:1" \
+    "1024 levels of nesting in the JSON header (Qt's limit): read"
+d=$(deep 1024)
+header "$d" > f
+# 8 + 43 bytes before the first '[' (level 2); the 1024th '[' opens level 1025.
+expect "1025 levels: refused at the bracket past Qt's limit" \
+    "offset $(printf 0x%x $((8 + 43 + 1023))): JSON header: nested deeper than 1024 arrays and objects"
 # x64dbg measures the JSON with strlen(): a NUL means a damaged header.
 # 0x35 = 8 + 45, the NUL after "a; 0x2f = 8 + 39, right after the JSON.
 { printf TRAC; u32 48; printf '{"ver":1,"arch":"x64","compression":"","p":"a\000"}'; } > f

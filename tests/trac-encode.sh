@@ -216,7 +216,7 @@ like "$? $(cat err.txt)" '1 txt2trac: <stdin>:*: field "arch": "x86": arch x86 a
 # JSON headers that x64dbg and trac2txt would refuse are not written.
 for j in '{\"ver\":1,\"arch\":\"x64\"}|no "compression" key' \
     '{\"ver\":2,\"arch\":\"x64\",\"compression\":\"\"}|"ver" is not the number 1' \
-    '{\"ver\":1,\"arch\":\"x64\",\"compression\":\"\"}}|not a JSON object' \
+    '{\"ver\":1,\"arch\":\"x64\",\"compression\":\"\"}}|the JSON: more data after the value, at its byte 39' \
     '{\"ver\":1,\"arch\":\"arm\",\"compression\":\"\"}|the JSON'"'"'s arch is not "x64" or "x86"'; do
 	printf 'trac-header json="%s"\n' "${j%%|*}" | txt2trac > /dev/null 2> err.txt
 	like "$? $(cat err.txt)" "1 txt2trac: <stdin>:1:18: field \"json\": *: ${j#*|}" "JSON refused: ${j#*|}"
