@@ -18,6 +18,7 @@
 #include "bytes.h"
 #include "fmt.h"
 #include "format.h"
+#include "json.h"
 #include "wtf.h"
 
 /* ------------------------------------------------------------ arg types */
@@ -2017,6 +2018,17 @@ struct enc {
 	size_t soffcap, hcap;
 	uint32_t nstr;
 	int unique;
+	/*
+	 * A legacy header waits for the record after it: every legacy trace
+	 * defines its events first, so an event there means the definitions
+	 * were filtered away and the trace becomes a chunked one, whose
+	 * reader takes definitions inferred from the events.
+	 */
+	int legacy_held;
+	struct buf lhead;	/* the legacy header's bytes */
+	struct buf lctx, lmeta;	/* its context and metadata strings */
+	uint32_t lflags;
+	int64_t ltb;		/* its timebase, ms */
 };
 
 static int
@@ -2030,6 +2042,12 @@ buf_add(struct buf *b, const void *p, size_t n)
 		memcpy(b->b + b->len, p, n);
 	b->len += n;
 	return 0;
+}
+
+static int
+buf_str(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
 }
 
 static int
@@ -2317,40 +2335,89 @@ json_num_ms(char *b, size_t n, int64_t ns)
 		    (long long)(ns < 0 ? -(ns % 1000000) : ns % 1000000));
 }
 
+static const char default_context[] = "{\"contextType\":\"script\","
+    "\"uri\":\"\",\"title\":\"txt2wtf\"}";
+
+/* A JSON object's text, or dflt when s is none (a header's context). */
+static const char *
+json_object_or(const unsigned char *s, size_t n, const char *dflt, size_t *len)
+{
+	struct tp_json j;
+	const char *p = (const char *)s;
+
+	if (s == NULL || tp_json_check(&j, p, n, 0) < 0 ||
+	    *tp_json_ws(p, p + n) != '{') {
+		*len = strlen(dflt);
+		return dflt;
+	}
+	*len = n;
+	return p;
+}
+
 /*
- * The header of a stream that has none: the chunked format, a file-header
- * chunk with the timebase (of the first record's ts, whole milliseconds).
+ * A chunked trace's start: its header and a file-header chunk with the
+ * timebase tb_ns (whole milliseconds), the context and the metadata.
+ */
+static int
+cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
+    const struct buf *ctx, const struct buf *meta)
+{
+	static const char *const flag_names[] = { "has_high_resolution_times",
+	    "times_as_count" };
+	const char *c, *m;
+	size_t cn, mn, n0;
+	char tb[40];
+	int comma = 0;
+
+	c = json_object_or(ctx ? ctx->b : NULL, ctx ? ctx->len : 0,
+	    default_context, &cn);
+	m = json_object_or(meta ? meta->b : NULL, meta ? meta->len : 0, "{}",
+	    &mn);
+	e->version = WTF_CFF_VERSION;
+	e->st->version = WTF_CFF_VERSION;
+	e->tb_ns = tb_ns;
+	json_num_ms(tb, sizeof tb, tb_ns);
+	put_le32(e->out, WTF_MAGIC);
+	put_le32(e->out, WTF_DEFAULT_BUILD);
+	put_le32(e->out, WTF_CFF_VERSION);
+	chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
+	n0 = e->pbuf.len;
+	if (buf_str(&e->pbuf, "{\"type\":\"file_header\",\"flags\":[") < 0)
+		return enc_nomem(e);
+	for (unsigned i = 0; i < 2; i++)
+		if ((flags & (1u << i)) && ((comma++ && buf_str(&e->pbuf, ",") < 0) ||
+		    buf_str(&e->pbuf, "\"") < 0 ||
+		    buf_str(&e->pbuf, flag_names[i]) < 0 ||
+		    buf_str(&e->pbuf, "\"") < 0))
+			return enc_nomem(e);
+	if (buf_str(&e->pbuf, "],\"timebase\":") < 0 || buf_str(&e->pbuf, tb) < 0 ||
+	    buf_str(&e->pbuf, ",\"contextInfo\":") < 0 ||
+	    buf_add(&e->pbuf, c, cn) < 0 ||
+	    buf_str(&e->pbuf, ",\"metadata\":") < 0 ||
+	    buf_add(&e->pbuf, m, mn) < 0 || buf_str(&e->pbuf, "}") < 0)
+		return enc_nomem(e);
+	e->parts[0].type = WTF_PART_FILE_HEADER;
+	e->parts[0].kind = P_DATA;
+	e->parts[0].off = n0;
+	e->parts[0].len = e->pbuf.len - n0;
+	e->nparts = 1;
+	return chunk_flush(e);
+}
+
+/*
+ * The header of a stream that has none: the chunked format, with the
+ * timebase of the first record's ts (whole milliseconds).
  */
 static int
 auto_header(struct enc *e, const struct tr_rec *rec)
 {
 	const struct tr_field *f = rec ? find_key(rec, "ts", 2) : NULL;
-	char json[256], tb[40];
 	int64_t ts = 0;
-	size_t n;
 
 	if (f != NULL && tr_i64(e->r, rec, f, &ts) < 0)
 		return -1;
-	e->version = WTF_CFF_VERSION;
-	e->st->version = WTF_CFF_VERSION;
-	e->tb_ns = ts - (ts % 1000000 + 1000000) % 1000000;
-	json_num_ms(tb, sizeof tb, e->tb_ns);
-	n = (size_t)snprintf(json, sizeof json, "{\"type\":\"file_header\","
-	    "\"flags\":[\"has_high_resolution_times\"],\"timebase\":%s,"
-	    "\"contextInfo\":{\"contextType\":\"script\",\"uri\":\"\","
-	    "\"title\":\"txt2wtf\"},\"metadata\":{}}", tb);
-	put_le32(e->out, WTF_MAGIC);
-	put_le32(e->out, WTF_DEFAULT_BUILD);
-	put_le32(e->out, WTF_CFF_VERSION);
-	chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
-	e->parts[0].type = WTF_PART_FILE_HEADER;
-	e->parts[0].kind = P_DATA;
-	e->parts[0].off = 0;
-	e->parts[0].len = n;
-	e->nparts = 1;
-	if (buf_add(&e->pbuf, json, n) < 0)
-		return enc_nomem(e);
-	return chunk_flush(e);
+	return cff_header(e, ts - (ts % 1000000 + 1000000) % 1000000, 1,
+	    NULL, NULL);
 }
 
 /* A chunk with an event buffer to append records to. */
@@ -2630,6 +2697,28 @@ rec_array(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 }
 
 /*
+ * Is an any argument's value JSON text already?  A string is, in the
+ * stream's own definitions and in WTF's built-in events (as wtf2txt
+ * writes them, their definitions filtered away) when it reads as JSON.
+ */
+static int
+any_json(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
+    const struct wtf_def *def)
+{
+	const unsigned char *s;
+	struct tp_json j;
+	size_t n;
+
+	if (f->val[0] != '"')
+		return 0;
+	if (!def->inferred)
+		return 1;
+	return (def->flags & WTF_FLAG_BUILTIN) &&
+	    get_str(e, rec, f, &s, &n) == 0 &&
+	    tp_json_check(&j, (const char *)s, n, 0) == 0;
+}
+
+/*
  * The arguments of an event from the record's fields; *matched counts the
  * fields used, *arg0 gets the first argument as an integer.
  */
@@ -2660,12 +2749,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 			const struct tr_field *chars = NULL;
 			size_t n = 0;
 			if (f != NULL && a->type == WT_ANY && f->vallen > 0 &&
-			    (f->val[0] != '"' || def->inferred) &&
-			    !tr_is_null(f)) {
-				/*
-				 * A value that is not JSON text already (a
-				 * string is, in the stream's own definitions).
-				 */
+			    !tr_is_null(f) && !any_json(e, rec, f, def)) {
 				e->json.len = 0;
 				if (json_value(e, rec, f, &e->json) < 0)
 					return e->err->status ? -1 : enc_nomem(e);
@@ -3278,9 +3362,13 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	return rec_emit(e);
 }
 
-/* A header string field (legacy utf8): bytes, or NULL for null. */
+/*
+ * A header string field (legacy utf8) onto the held header; the string
+ * itself into keep (nothing for null).
+ */
 static int
-header_str(struct enc *e, const struct tr_rec *rec, const char *key)
+header_str(struct enc *e, const struct tr_rec *rec, const char *key,
+    struct buf *keep)
 {
 	const struct tr_field *f = find_key(rec, key, strlen(key)), *c;
 	const unsigned char *s = NULL;
@@ -3291,11 +3379,13 @@ header_str(struct enc *e, const struct tr_rec *rec, const char *key)
 	c = find_key(rec, ck, strlen(ck));
 	if (f != NULL && get_str(e, rec, f, &s, &n) < 0)
 		return -1;
+	keep->len = 0;
+	if (s != NULL && buf_add(keep, s, n) < 0)
+		return enc_nomem(e);
 	e->rec.len = 0;
 	if (rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
 		return -1;
-	tp_out_write(e->out, e->rec.b, e->rec.len);
-	return 0;
+	return buf_add(&e->lhead, e->rec.b, e->rec.len) < 0 ? enc_nomem(e) : 0;
 }
 
 static int
@@ -3306,7 +3396,7 @@ do_header(struct enc *e, const struct tr_rec *rec)
 	unsigned char b[12];
 	int64_t tb = 0;
 
-	if (e->version != 0)
+	if (e->version != 0 || e->legacy_held)
 		return tr_fail(e->r, rec, NULL, "a wtf-header after the start "
 		    "of the trace");
 	if ((f = find_key(rec, "version", 7)) == NULL)
@@ -3321,27 +3411,50 @@ do_header(struct enc *e, const struct tr_rec *rec)
 	if ((f = find_key(rec, "timebase", 8)) != NULL &&
 	    tr_i64(e->r, rec, f, &tb) < 0)
 		return -1;
-	e->version = (int)version;
-	e->st->version = (int)version;
 	if (version == WTF_CFF_VERSION) {
+		e->version = (int)version;
+		e->st->version = (int)version;
 		tp_put_le32(b, WTF_MAGIC);
 		tp_put_le32(b + 4, build);
 		tp_put_le32(b + 8, version);
 		tp_out_write(e->out, b, 12);
 		return 0;
 	}
+	e->version = (int)version;	/* for the header's strings */
+	e->st->version = (int)version;
+	e->legacy_held = 1;
+	e->lhead.len = 0;
 	tp_put_be32(b, WTF_MAGIC);
 	tp_put_be32(b + 4, build);
 	tp_put_be32(b + 8, version);
-	tp_out_write(e->out, b, 12);
-	if (header_str(e, rec, "context") < 0)
+	if (buf_add(&e->lhead, b, 12) < 0)
+		return enc_nomem(e);
+	if (header_str(e, rec, "context", &e->lctx) < 0)
 		return -1;
 	tp_put_be32(b, flags);
 	tp_put_be32(b + 4, (uint32_t)tb);
 	tp_put_be32(b + 8, (uint32_t)((uint64_t)tb >> 32));
-	tp_out_write(e->out, b, 12);
-	e->tb_ns = (int64_t)((uint64_t)tb * 1000000u);
-	return header_str(e, rec, "metadata");
+	if (buf_add(&e->lhead, b, 12) < 0)
+		return enc_nomem(e);
+	e->lflags = flags;
+	e->ltb = tb;
+	return header_str(e, rec, "metadata", &e->lmeta);
+}
+
+/*
+ * The held legacy header, now that the next record (or the end) says
+ * which generation the trace is: legacy, or chunked for an event.
+ */
+static int
+legacy_release(struct enc *e, const struct tr_rec *rec)
+{
+	e->legacy_held = 0;
+	if (rec != NULL && tr_is(rec, "event"))
+		return cff_header(e, (int64_t)((uint64_t)e->ltb * 1000000u),
+		    e->lflags, &e->lctx, &e->lmeta);
+	e->tb_ns = (int64_t)((uint64_t)e->ltb * 1000000u);
+	tp_out_write(e->out, e->lhead.b, e->lhead.len);
+	return 0;
 }
 
 /* A type= field: a name from the table, or a number. */
@@ -3516,6 +3629,12 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	while ((rc = tr_next(r, &e->trec)) > 0) {
 		const struct tr_rec *rec = &e->trec;
 		st->records++;
+		if (e->legacy_held && rec->kindlen > 4 &&
+		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
+		    legacy_release(e, rec) < 0) {
+			rc = -1;
+			break;
+		}
 		if (tr_is(rec, "event"))
 			rc = do_event(e, rec);
 		else if (tr_is(rec, "wtf-define"))
@@ -3532,6 +3651,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		if (rc < 0)
 			break;
 	}
+	if (rc == 0 && e->legacy_held)
+		rc = legacy_release(e, NULL);
 	if (rc == 0 && e->version == 0)
 		rc = auto_header(e, NULL);
 	if (rc == 0)
@@ -3541,6 +3662,9 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	free(e->sbuf.b);
 	free(e->json.b);
 	free(e->pbuf.b);
+	free(e->lhead.b);
+	free(e->lctx.b);
+	free(e->lmeta.b);
 	free(e->ev.b);
 	free(e->tab.b);
 	free(e->soff);
