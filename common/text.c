@@ -269,11 +269,32 @@ tp_f64_text(char *buf, double v)
 	}
 	if (isinf(v))
 		return (size_t)(stpcpy(buf, v > 0 ? "inf" : "-inf") - buf);
-	/* The shortest %g that reads back to the same bits. */
-	for (prec = 1; prec <= 17; prec++) {
-		n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
+	/*
+	 * The shortest %g that reads back to the same bits.  Where the
+	 * interval of reals that round to v is symmetric (v is no power of
+	 * two), a decimal closer to v reads back too, so the shortest
+	 * precision is found by bisection (a float32's double needs up to 17
+	 * digits); at a power of two, digit by digit.
+	 */
+	if ((bits & UINT64_C(0xfffffffffffff)) == 0) {
+		for (prec = 1; prec <= 17; prec++) {
+			n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	} else {
+		int lo = 1, hi = 17, ok = 0;	/* ok: buf holds hi's text */
+		while (lo < hi) {
+			prec = (lo + hi) / 2;
+			n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
+			ok = strtod(buf, NULL) == v;
+			if (ok)
+				hi = prec;
+			else
+				lo = prec + 1;
+		}
+		if (!ok)
+			n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", hi, v);
 	}
 	/* Always look like a float, never like an integer. */
 	if (strpbrk(buf, ".e") == NULL) {

@@ -117,12 +117,13 @@ name_hash(const void *s, size_t n)
 static int
 reserved_key(const char *s, size_t n)
 {
-	static const char *const keys[] = {
-		"tid", "ts", "name", "time", "wire", "scope", NULL
-	};
-	for (int i = 0; keys[i] != NULL; i++)
-		if (strlen(keys[i]) == n && memcmp(keys[i], s, n) == 0)
-			return 1;
+	switch (n) {	/* on every field of every event */
+	case 2: return memcmp(s, "ts", 2) == 0;
+	case 3: return memcmp(s, "tid", 3) == 0;
+	case 4: return memcmp(s, "name", 4) == 0 || memcmp(s, "time", 4) == 0 ||
+		    memcmp(s, "wire", 4) == 0;
+	case 5: return memcmp(s, "scope", 5) == 0;
+	}
 	return 0;
 }
 
@@ -2018,6 +2019,7 @@ struct enc {
 	size_t soffcap, hcap;
 	uint32_t nstr;
 	int unique;
+	int extras;		/* the event has KEY.pad or KEY.chars fields */
 	/*
 	 * A legacy header waits for the record after it: every legacy trace
 	 * defines its events first, so an event there means the definitions
@@ -2078,17 +2080,20 @@ find_key(const struct tr_rec *rec, const char *key, size_t n)
 	return NULL;
 }
 
-/* "KEY.what" of an argument. */
-static const struct tr_field *
-find_extra(const struct tr_rec *rec, const struct wtf_argdef *a,
-    const char *what)
-{
-	char k[300];
-	size_t n = strlen(what);
+/* "KEY.what" of an argument, when the record has such fields. */
+#define find_extra(e, rec, a, what) ((e)->extras ? \
+	find_key_parts(rec, (a)->key, (a)->keylen, what, sizeof what - 1) : NULL)
 
-	memcpy(k, a->key, a->keylen);
-	memcpy(k + a->keylen, what, n);
-	return find_key(rec, k, a->keylen + n);
+static const struct tr_field *
+find_key_parts(const struct tr_rec *rec, const char *key, size_t n,
+    const char *what, size_t wn)
+{
+	for (size_t i = 0; i < rec->nf; i++)
+		if (rec->f[i].keylen == n + wn &&
+		    memcmp(rec->f[i].key, key, n) == 0 &&
+		    memcmp(rec->f[i].key + n, what, wn) == 0)
+			return &rec->f[i];
+	return NULL;
 }
 
 /* A string field, unescaped into e->sbuf: 0, 1 for null, -1. */
@@ -2574,7 +2579,7 @@ static int
 get_pad(struct enc *e, const struct tr_rec *rec, const struct wtf_argdef *a,
     unsigned char *pad, size_t n, int *found)
 {
-	const struct tr_field *f = find_extra(rec, a, ".pad");
+	const struct tr_field *f = find_extra(e, rec, a, ".pad");
 	size_t got;
 
 	memset(pad, 0, n);
@@ -2632,7 +2637,7 @@ rec_array(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	if (f == NULL || tr_is_null(f)) {
 		if (rec_u32(e, legacy ? 0 : 0xffffffffu) < 0)
 			return -1;
-		if (f != NULL && !legacy && find_extra(rec, a, ".pad") != NULL)
+		if (f != NULL && !legacy && find_extra(e, rec, a, ".pad") != NULL)
 			return tr_fail(e->r, rec, f, "a null array has no padding");
 		return 0;
 	}
@@ -2728,15 +2733,24 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
 	int extras = 0;
+	size_t next = 0;	/* fields come in the arguments' order */
 
 	*arg0 = 0;
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
-		const struct tr_field *f = find_key(rec, a->key, a->keylen);
+		const struct tr_field *f;
 		unsigned sz = type_size[a->type];
 		unsigned char slot[4], pad[4];
 		uint32_t raw = 0;
 
+		while (next < rec->nf && reserved_key(rec->f[next].key,
+		    rec->f[next].keylen))
+			next++;
+		if (next < rec->nf && rec->f[next].keylen == a->keylen &&
+		    memcmp(rec->f[next].key, a->key, a->keylen) == 0)
+			f = &rec->f[next++];
+		else
+			f = find_key(rec, a->key, a->keylen);
 		if (f != NULL)
 			(*matched)++;
 		if (a->array) {
@@ -2759,7 +2773,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 				return -1;
 			}
 			if (legacy && a->type != WT_ASCII &&
-			    (chars = find_extra(rec, a, ".chars")) != NULL)
+			    (chars = find_extra(e, rec, a, ".chars")) != NULL)
 				extras++;
 			if (rec_string(e, rec, f, a->type, s, n, chars) < 0)
 				return -1;
@@ -3199,10 +3213,17 @@ nomem:
 	return NULL;
 }
 
-/* Is every field of the record one the encoder reads for def? */
+/*
+ * Is every field of the record one the encoder reads for def?  *extras:
+ * are there KEY.pad or KEY.chars fields?
+ */
 static int
-fields_known(const struct tr_rec *rec, const struct wtf_def *def)
+fields_known(const struct tr_rec *rec, const struct wtf_def *def,
+    int *extras)
 {
+	unsigned next = 0;	/* fields come in the arguments' order */
+
+	*extras = 0;
 	for (size_t i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
 		const char *dot;
@@ -3221,6 +3242,12 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def)
 			    (rest == 6 && memcmp(dot, ".chars", 6) == 0)))
 				return 0;
 			kl = (size_t)(dot - f->key);
+			*extras = 1;
+		}
+		if (next < def->nargs && def->arg[next].keylen == kl &&
+		    memcmp(def->arg[next].key, f->key, kl) == 0) {
+			next++;
+			continue;
 		}
 		for (j = 0; j < def->nargs; j++)
 			if (def->arg[j].keylen == kl &&
@@ -3316,7 +3343,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if (def->role == ROLE_DEFINE)
 		return tr_fail(e->r, rec, nf, "definitions are wtf-define "
 		    "records");
-	if (!fields_known(rec, def))
+	if (!fields_known(rec, def, &e->extras))
 		return enc_skip(e, rec, "an event with a field its definition "
 		    "has no argument for");
 	if (tf != NULL && def->role != ROLE_ZONE_SET &&
