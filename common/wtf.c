@@ -2023,8 +2023,8 @@ struct enc {
 	/*
 	 * A legacy header waits for the record after it: every legacy trace
 	 * defines its events first, so an event there means the definitions
-	 * were filtered away and the trace becomes a chunked one, whose
-	 * reader takes definitions inferred from the events.
+	 * were filtered away: the trace becomes a chunked one with inferred
+	 * definitions, as a stream without a header does.
 	 */
 	int legacy_held;
 	struct buf lhead;	/* the legacy header's bytes */
@@ -2370,7 +2370,7 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 	static const char *const flag_names[] = { "has_high_resolution_times",
 	    "times_as_count" };
 	const char *c, *m;
-	size_t cn, mn, n0;
+	size_t cn, mn;
 	char tb[40];
 	int comma = 0;
 
@@ -2386,7 +2386,6 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 	put_le32(e->out, WTF_DEFAULT_BUILD);
 	put_le32(e->out, WTF_CFF_VERSION);
 	chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
-	n0 = e->pbuf.len;
 	if (buf_str(&e->pbuf, "{\"type\":\"file_header\",\"flags\":[") < 0)
 		return enc_nomem(e);
 	for (unsigned i = 0; i < 2; i++)
@@ -2403,8 +2402,8 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 		return enc_nomem(e);
 	e->parts[0].type = WTF_PART_FILE_HEADER;
 	e->parts[0].kind = P_DATA;
-	e->parts[0].off = n0;
-	e->parts[0].len = e->pbuf.len - n0;
+	e->parts[0].off = 0;
+	e->parts[0].len = e->pbuf.len;
 	e->nparts = 1;
 	return chunk_flush(e);
 }
