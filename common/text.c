@@ -254,6 +254,14 @@ tv_null(struct tp_out *o)
 	tp_out_puts(o, "null");
 }
 
+/* %.*g of v into buf (*n bytes): does it read back as v? */
+static int
+g_reads_back(char *buf, int prec, double v, int *n)
+{
+	*n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
+	return strtod(buf, NULL) == v;
+}
+
 size_t
 tp_f64_text(char *buf, double v)
 {
@@ -269,11 +277,42 @@ tp_f64_text(char *buf, double v)
 	}
 	if (isinf(v))
 		return (size_t)(stpcpy(buf, v > 0 ? "inf" : "-inf") - buf);
-	/* The shortest %g that reads back to the same bits. */
-	for (prec = 1; prec <= 17; prec++) {
-		n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
+	/*
+	 * The shortest %g that reads back to the same bits.  Where the
+	 * interval of reals that round to v is symmetric (v is no power of
+	 * two), a decimal closer to v reads back too, so the shortest
+	 * precision is found by bisection (a float32's double needs up to 17
+	 * digits); at a power of two, digit by digit.
+	 */
+	if ((bits & UINT64_C(0xfffffffffffff)) == 0) {
+		for (prec = 1; prec < 17 && !g_reads_back(buf, prec, v, &n);
+		    prec++)
+			;
+		if (prec == 17)
+			g_reads_back(buf, 17, v, &n);
+	} else {
+		int lo = 1, hi = 17, ok = 0;	/* ok: buf holds hi's text */
+		/*
+		 * More than 20 significant bits (a float32's 24, most
+		 * doubles) nearly always need 16 or 17 digits: those first.
+		 */
+		if (__builtin_ctzll(bits | UINT64_C(1) << 52) < 32) {
+			for (prec = 16; prec >= 15 && hi == prec + 1; prec--) {
+				if ((ok = g_reads_back(buf, prec, v, &n)))
+					hi = prec;
+				else
+					lo = prec + 1;
+			}
+		}
+		while (lo < hi) {
+			prec = (lo + hi) / 2;
+			if ((ok = g_reads_back(buf, prec, v, &n)))
+				hi = prec;
+			else
+				lo = prec + 1;
+		}
+		if (!ok)
+			g_reads_back(buf, hi, v, &n);
 	}
 	/* Always look like a float, never like an integer. */
 	if (strpbrk(buf, ".e") == NULL) {

@@ -18,6 +18,7 @@
 #include "bytes.h"
 #include "fmt.h"
 #include "format.h"
+#include "json.h"
 #include "wtf.h"
 
 /* ------------------------------------------------------------ arg types */
@@ -116,12 +117,13 @@ name_hash(const void *s, size_t n)
 static int
 reserved_key(const char *s, size_t n)
 {
-	static const char *const keys[] = {
-		"tid", "ts", "name", "time", "wire", "scope", NULL
-	};
-	for (int i = 0; keys[i] != NULL; i++)
-		if (strlen(keys[i]) == n && memcmp(keys[i], s, n) == 0)
-			return 1;
+	switch (n) {	/* on every field of every event */
+	case 2: return memcmp(s, "ts", 2) == 0;
+	case 3: return memcmp(s, "tid", 3) == 0;
+	case 4: return memcmp(s, "name", 4) == 0 || memcmp(s, "time", 4) == 0 ||
+		    memcmp(s, "wire", 4) == 0;
+	case 5: return memcmp(s, "scope", 5) == 0;
+	}
 	return 0;
 }
 
@@ -2017,6 +2019,18 @@ struct enc {
 	size_t soffcap, hcap;
 	uint32_t nstr;
 	int unique;
+	int extras;		/* the event has KEY.pad or KEY.chars fields */
+	/*
+	 * A legacy header waits for the record after it: every legacy trace
+	 * defines its events first, so an event there means the definitions
+	 * were filtered away: the trace becomes a chunked one with inferred
+	 * definitions, as a stream without a header does.
+	 */
+	int legacy_held;
+	struct buf lhead;	/* the legacy header's bytes */
+	struct buf lctx, lmeta;	/* its context and metadata strings */
+	uint32_t lflags;
+	int64_t ltb;		/* its timebase, ms */
 };
 
 static int
@@ -2030,6 +2044,12 @@ buf_add(struct buf *b, const void *p, size_t n)
 		memcpy(b->b + b->len, p, n);
 	b->len += n;
 	return 0;
+}
+
+static int
+buf_str(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
 }
 
 static int
@@ -2060,17 +2080,20 @@ find_key(const struct tr_rec *rec, const char *key, size_t n)
 	return NULL;
 }
 
-/* "KEY.what" of an argument. */
-static const struct tr_field *
-find_extra(const struct tr_rec *rec, const struct wtf_argdef *a,
-    const char *what)
-{
-	char k[300];
-	size_t n = strlen(what);
+/* "KEY.what" of an argument, when the record has such fields. */
+#define find_extra(e, rec, a, what) ((e)->extras ? \
+	find_key_parts(rec, (a)->key, (a)->keylen, what, sizeof what - 1) : NULL)
 
-	memcpy(k, a->key, a->keylen);
-	memcpy(k + a->keylen, what, n);
-	return find_key(rec, k, a->keylen + n);
+static const struct tr_field *
+find_key_parts(const struct tr_rec *rec, const char *key, size_t n,
+    const char *what, size_t wn)
+{
+	for (size_t i = 0; i < rec->nf; i++)
+		if (rec->f[i].keylen == n + wn &&
+		    memcmp(rec->f[i].key, key, n) == 0 &&
+		    memcmp(rec->f[i].key + n, what, wn) == 0)
+			return &rec->f[i];
+	return NULL;
 }
 
 /* A string field, unescaped into e->sbuf: 0, 1 for null, -1. */
@@ -2317,40 +2340,88 @@ json_num_ms(char *b, size_t n, int64_t ns)
 		    (long long)(ns < 0 ? -(ns % 1000000) : ns % 1000000));
 }
 
+static const char default_context[] = "{\"contextType\":\"script\","
+    "\"uri\":\"\",\"title\":\"txt2wtf\"}";
+
+/* A JSON object's text, or dflt when s is none (a header's context). */
+static const char *
+json_object_or(const unsigned char *s, size_t n, const char *dflt, size_t *len)
+{
+	struct tp_json j;
+	const char *p = (const char *)s;
+
+	if (s == NULL || tp_json_check(&j, p, n, 0) < 0 ||
+	    *tp_json_ws(p, p + n) != '{') {
+		*len = strlen(dflt);
+		return dflt;
+	}
+	*len = n;
+	return p;
+}
+
 /*
- * The header of a stream that has none: the chunked format, a file-header
- * chunk with the timebase (of the first record's ts, whole milliseconds).
+ * A chunked trace's start: its header and a file-header chunk with the
+ * timebase tb_ns (whole milliseconds), the context and the metadata.
+ */
+static int
+cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
+    const struct buf *ctx, const struct buf *meta)
+{
+	static const char *const flag_names[] = { "has_high_resolution_times",
+	    "times_as_count" };
+	const char *c, *m;
+	size_t cn, mn;
+	char tb[40];
+	int comma = 0;
+
+	c = json_object_or(ctx ? ctx->b : NULL, ctx ? ctx->len : 0,
+	    default_context, &cn);
+	m = json_object_or(meta ? meta->b : NULL, meta ? meta->len : 0, "{}",
+	    &mn);
+	e->version = WTF_CFF_VERSION;
+	e->st->version = WTF_CFF_VERSION;
+	e->tb_ns = tb_ns;
+	json_num_ms(tb, sizeof tb, tb_ns);
+	put_le32(e->out, WTF_MAGIC);
+	put_le32(e->out, WTF_DEFAULT_BUILD);
+	put_le32(e->out, WTF_CFF_VERSION);
+	chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
+	if (buf_str(&e->pbuf, "{\"type\":\"file_header\",\"flags\":[") < 0)
+		return enc_nomem(e);
+	for (unsigned i = 0; i < 2; i++)
+		if ((flags & (1u << i)) && ((comma++ && buf_str(&e->pbuf, ",") < 0) ||
+		    buf_str(&e->pbuf, "\"") < 0 ||
+		    buf_str(&e->pbuf, flag_names[i]) < 0 ||
+		    buf_str(&e->pbuf, "\"") < 0))
+			return enc_nomem(e);
+	if (buf_str(&e->pbuf, "],\"timebase\":") < 0 || buf_str(&e->pbuf, tb) < 0 ||
+	    buf_str(&e->pbuf, ",\"contextInfo\":") < 0 ||
+	    buf_add(&e->pbuf, c, cn) < 0 ||
+	    buf_str(&e->pbuf, ",\"metadata\":") < 0 ||
+	    buf_add(&e->pbuf, m, mn) < 0 || buf_str(&e->pbuf, "}") < 0)
+		return enc_nomem(e);
+	e->parts[0].type = WTF_PART_FILE_HEADER;
+	e->parts[0].kind = P_DATA;
+	e->parts[0].off = 0;
+	e->parts[0].len = e->pbuf.len;
+	e->nparts = 1;
+	return chunk_flush(e);
+}
+
+/*
+ * The header of a stream that has none: the chunked format, with the
+ * timebase of the first record's ts (whole milliseconds).
  */
 static int
 auto_header(struct enc *e, const struct tr_rec *rec)
 {
 	const struct tr_field *f = rec ? find_key(rec, "ts", 2) : NULL;
-	char json[256], tb[40];
 	int64_t ts = 0;
-	size_t n;
 
 	if (f != NULL && tr_i64(e->r, rec, f, &ts) < 0)
 		return -1;
-	e->version = WTF_CFF_VERSION;
-	e->st->version = WTF_CFF_VERSION;
-	e->tb_ns = ts - (ts % 1000000 + 1000000) % 1000000;
-	json_num_ms(tb, sizeof tb, e->tb_ns);
-	n = (size_t)snprintf(json, sizeof json, "{\"type\":\"file_header\","
-	    "\"flags\":[\"has_high_resolution_times\"],\"timebase\":%s,"
-	    "\"contextInfo\":{\"contextType\":\"script\",\"uri\":\"\","
-	    "\"title\":\"txt2wtf\"},\"metadata\":{}}", tb);
-	put_le32(e->out, WTF_MAGIC);
-	put_le32(e->out, WTF_DEFAULT_BUILD);
-	put_le32(e->out, WTF_CFF_VERSION);
-	chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
-	e->parts[0].type = WTF_PART_FILE_HEADER;
-	e->parts[0].kind = P_DATA;
-	e->parts[0].off = 0;
-	e->parts[0].len = n;
-	e->nparts = 1;
-	if (buf_add(&e->pbuf, json, n) < 0)
-		return enc_nomem(e);
-	return chunk_flush(e);
+	return cff_header(e, ts - (ts % 1000000 + 1000000) % 1000000, 1,
+	    NULL, NULL);
 }
 
 /* A chunk with an event buffer to append records to. */
@@ -2507,7 +2578,7 @@ static int
 get_pad(struct enc *e, const struct tr_rec *rec, const struct wtf_argdef *a,
     unsigned char *pad, size_t n, int *found)
 {
-	const struct tr_field *f = find_extra(rec, a, ".pad");
+	const struct tr_field *f = find_extra(e, rec, a, ".pad");
 	size_t got;
 
 	memset(pad, 0, n);
@@ -2565,7 +2636,7 @@ rec_array(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	if (f == NULL || tr_is_null(f)) {
 		if (rec_u32(e, legacy ? 0 : 0xffffffffu) < 0)
 			return -1;
-		if (f != NULL && !legacy && find_extra(rec, a, ".pad") != NULL)
+		if (f != NULL && !legacy && find_extra(e, rec, a, ".pad") != NULL)
 			return tr_fail(e->r, rec, f, "a null array has no padding");
 		return 0;
 	}
@@ -2630,6 +2701,28 @@ rec_array(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 }
 
 /*
+ * Is an any argument's value JSON text already?  A string is, in the
+ * stream's own definitions and in WTF's built-in events (as wtf2txt
+ * writes them, their definitions filtered away) when it reads as JSON.
+ */
+static int
+any_json(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
+    const struct wtf_def *def)
+{
+	const unsigned char *s;
+	struct tp_json j;
+	size_t n;
+
+	if (f->val[0] != '"')
+		return 0;
+	if (!def->inferred)
+		return 1;
+	return (def->flags & WTF_FLAG_BUILTIN) &&
+	    get_str(e, rec, f, &s, &n) == 0 &&
+	    tp_json_check(&j, (const char *)s, n, 0) == 0;
+}
+
+/*
  * The arguments of an event from the record's fields; *matched counts the
  * fields used, *arg0 gets the first argument as an integer.
  */
@@ -2639,15 +2732,24 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
 	int extras = 0;
+	size_t next = 0;	/* fields come in the arguments' order */
 
 	*arg0 = 0;
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
-		const struct tr_field *f = find_key(rec, a->key, a->keylen);
+		const struct tr_field *f;
 		unsigned sz = type_size[a->type];
 		unsigned char slot[4], pad[4];
 		uint32_t raw = 0;
 
+		while (next < rec->nf && reserved_key(rec->f[next].key,
+		    rec->f[next].keylen))
+			next++;
+		if (next < rec->nf && rec->f[next].keylen == a->keylen &&
+		    memcmp(rec->f[next].key, a->key, a->keylen) == 0)
+			f = &rec->f[next++];
+		else
+			f = find_key(rec, a->key, a->keylen);
 		if (f != NULL)
 			(*matched)++;
 		if (a->array) {
@@ -2660,12 +2762,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 			const struct tr_field *chars = NULL;
 			size_t n = 0;
 			if (f != NULL && a->type == WT_ANY && f->vallen > 0 &&
-			    (f->val[0] != '"' || def->inferred) &&
-			    !tr_is_null(f)) {
-				/*
-				 * A value that is not JSON text already (a
-				 * string is, in the stream's own definitions).
-				 */
+			    !tr_is_null(f) && !any_json(e, rec, f, def)) {
 				e->json.len = 0;
 				if (json_value(e, rec, f, &e->json) < 0)
 					return e->err->status ? -1 : enc_nomem(e);
@@ -2675,7 +2772,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 				return -1;
 			}
 			if (legacy && a->type != WT_ASCII &&
-			    (chars = find_extra(rec, a, ".chars")) != NULL)
+			    (chars = find_extra(e, rec, a, ".chars")) != NULL)
 				extras++;
 			if (rec_string(e, rec, f, a->type, s, n, chars) < 0)
 				return -1;
@@ -3115,10 +3212,17 @@ nomem:
 	return NULL;
 }
 
-/* Is every field of the record one the encoder reads for def? */
+/*
+ * Is every field of the record one the encoder reads for def?  *extras:
+ * are there KEY.pad or KEY.chars fields?
+ */
 static int
-fields_known(const struct tr_rec *rec, const struct wtf_def *def)
+fields_known(const struct tr_rec *rec, const struct wtf_def *def,
+    int *extras)
 {
+	unsigned next = 0;	/* fields come in the arguments' order */
+
+	*extras = 0;
 	for (size_t i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
 		const char *dot;
@@ -3137,6 +3241,12 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def)
 			    (rest == 6 && memcmp(dot, ".chars", 6) == 0)))
 				return 0;
 			kl = (size_t)(dot - f->key);
+			*extras = 1;
+		}
+		if (next < def->nargs && def->arg[next].keylen == kl &&
+		    memcmp(def->arg[next].key, f->key, kl) == 0) {
+			next++;
+			continue;
 		}
 		for (j = 0; j < def->nargs; j++)
 			if (def->arg[j].keylen == kl &&
@@ -3232,7 +3342,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if (def->role == ROLE_DEFINE)
 		return tr_fail(e->r, rec, nf, "definitions are wtf-define "
 		    "records");
-	if (!fields_known(rec, def))
+	if (!fields_known(rec, def, &e->extras))
 		return enc_skip(e, rec, "an event with a field its definition "
 		    "has no argument for");
 	if (tf != NULL && def->role != ROLE_ZONE_SET &&
@@ -3278,9 +3388,13 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	return rec_emit(e);
 }
 
-/* A header string field (legacy utf8): bytes, or NULL for null. */
+/*
+ * A header string field (legacy utf8) onto the held header; the string
+ * itself into keep (nothing for null).
+ */
 static int
-header_str(struct enc *e, const struct tr_rec *rec, const char *key)
+header_str(struct enc *e, const struct tr_rec *rec, const char *key,
+    struct buf *keep)
 {
 	const struct tr_field *f = find_key(rec, key, strlen(key)), *c;
 	const unsigned char *s = NULL;
@@ -3291,11 +3405,13 @@ header_str(struct enc *e, const struct tr_rec *rec, const char *key)
 	c = find_key(rec, ck, strlen(ck));
 	if (f != NULL && get_str(e, rec, f, &s, &n) < 0)
 		return -1;
+	keep->len = 0;
+	if (s != NULL && buf_add(keep, s, n) < 0)
+		return enc_nomem(e);
 	e->rec.len = 0;
 	if (rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
 		return -1;
-	tp_out_write(e->out, e->rec.b, e->rec.len);
-	return 0;
+	return buf_add(&e->lhead, e->rec.b, e->rec.len) < 0 ? enc_nomem(e) : 0;
 }
 
 static int
@@ -3306,7 +3422,7 @@ do_header(struct enc *e, const struct tr_rec *rec)
 	unsigned char b[12];
 	int64_t tb = 0;
 
-	if (e->version != 0)
+	if (e->version != 0 || e->legacy_held)
 		return tr_fail(e->r, rec, NULL, "a wtf-header after the start "
 		    "of the trace");
 	if ((f = find_key(rec, "version", 7)) == NULL)
@@ -3321,27 +3437,50 @@ do_header(struct enc *e, const struct tr_rec *rec)
 	if ((f = find_key(rec, "timebase", 8)) != NULL &&
 	    tr_i64(e->r, rec, f, &tb) < 0)
 		return -1;
-	e->version = (int)version;
-	e->st->version = (int)version;
 	if (version == WTF_CFF_VERSION) {
+		e->version = (int)version;
+		e->st->version = (int)version;
 		tp_put_le32(b, WTF_MAGIC);
 		tp_put_le32(b + 4, build);
 		tp_put_le32(b + 8, version);
 		tp_out_write(e->out, b, 12);
 		return 0;
 	}
+	e->version = (int)version;	/* for the header's strings */
+	e->st->version = (int)version;
+	e->legacy_held = 1;
+	e->lhead.len = 0;
 	tp_put_be32(b, WTF_MAGIC);
 	tp_put_be32(b + 4, build);
 	tp_put_be32(b + 8, version);
-	tp_out_write(e->out, b, 12);
-	if (header_str(e, rec, "context") < 0)
+	if (buf_add(&e->lhead, b, 12) < 0)
+		return enc_nomem(e);
+	if (header_str(e, rec, "context", &e->lctx) < 0)
 		return -1;
 	tp_put_be32(b, flags);
 	tp_put_be32(b + 4, (uint32_t)tb);
 	tp_put_be32(b + 8, (uint32_t)((uint64_t)tb >> 32));
-	tp_out_write(e->out, b, 12);
-	e->tb_ns = (int64_t)((uint64_t)tb * 1000000u);
-	return header_str(e, rec, "metadata");
+	if (buf_add(&e->lhead, b, 12) < 0)
+		return enc_nomem(e);
+	e->lflags = flags;
+	e->ltb = tb;
+	return header_str(e, rec, "metadata", &e->lmeta);
+}
+
+/*
+ * The held legacy header, now that the next record (or the end) says
+ * which generation the trace is: legacy, or chunked for an event.
+ */
+static int
+legacy_release(struct enc *e, const struct tr_rec *rec)
+{
+	e->legacy_held = 0;
+	if (rec != NULL && tr_is(rec, "event"))
+		return cff_header(e, (int64_t)((uint64_t)e->ltb * 1000000u),
+		    e->lflags, &e->lctx, &e->lmeta);
+	e->tb_ns = (int64_t)((uint64_t)e->ltb * 1000000u);
+	tp_out_write(e->out, e->lhead.b, e->lhead.len);
+	return 0;
 }
 
 /* A type= field: a name from the table, or a number. */
@@ -3516,6 +3655,12 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	while ((rc = tr_next(r, &e->trec)) > 0) {
 		const struct tr_rec *rec = &e->trec;
 		st->records++;
+		if (e->legacy_held && rec->kindlen > 4 &&
+		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
+		    legacy_release(e, rec) < 0) {
+			rc = -1;
+			break;
+		}
 		if (tr_is(rec, "event"))
 			rc = do_event(e, rec);
 		else if (tr_is(rec, "wtf-define"))
@@ -3532,6 +3677,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		if (rc < 0)
 			break;
 	}
+	if (rc == 0 && e->legacy_held)
+		rc = legacy_release(e, NULL);
 	if (rc == 0 && e->version == 0)
 		rc = auto_header(e, NULL);
 	if (rc == 0)
@@ -3541,6 +3688,9 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	free(e->sbuf.b);
 	free(e->json.b);
 	free(e->pbuf.b);
+	free(e->lhead.b);
+	free(e->lctx.b);
+	free(e->lmeta.b);
 	free(e->ev.b);
 	free(e->tab.b);
 	free(e->soff);

@@ -3,22 +3,49 @@
 # (dial9-trace-format/js/decode.js in github.com/dial9-rs/dial9-tokio-telemetry),
 # through node: the same events (names, timestamps, every value) as
 # dial92txt reads.  decode.js is not published on the npm registry
-# (checked 2026-11-23), so a user gets it from upstream's repository:
-# point DIAL9_DECODE_JS at that file (upstream at 6342350f knows no 0x06
-# annotation frames; the inputs here have none).  Skipped without node
-# or without DIAL9_DECODE_JS.
+# (checked 2026-11-23; the repository's JavaScript packages are private),
+# so the test gets it from upstream's public repository at a pinned
+# commit, with git, into its scratch directory, and checks its blob id;
+# DIAL9_DECODE_JS names a copy to use instead, DIAL9_GIT another clone
+# URL of that repository.  decode.js at 6342350f knows no 0x06 annotation
+# frames; the inputs here have none.  Skipped without node, or when the
+# file cannot be had (git missing, no network).
 . "$srcdir/tests/tap.sh"
 C=$(corpus dial9)
+name="upstream decode.js reads txt2dial9 output"
 
 if ! command -v node >/dev/null 2>&1; then
-	skip "node is not installed" "upstream decode.js reads txt2dial9 output"
+	skip "node is not installed" "$name"
 	done_testing
 fi
-if [ -z "${DIAL9_DECODE_JS:-}" ] || [ ! -f "$DIAL9_DECODE_JS" ]; then
-	skip "decode.js is not on npm: set DIAL9_DECODE_JS to upstream's dial9-trace-format/js/decode.js" \
-	    "upstream decode.js reads txt2dial9 output"
+rev=6342350f2befdfa2375d30f549daa82fe94e47d1
+blob=22398fe570f34b2f20681c61ec688b5d2e9e08f2
+path=dial9-trace-format/js/decode.js
+# get_decode_js: $TMP/decode.js, or exit 1 (the reason in fetch.err).
+get_decode_js() {
+	if [ -n "${DIAL9_DECODE_JS:-}" ]; then
+		cp "$DIAL9_DECODE_JS" decode.js 2> fetch.err
+		return
+	fi
+	if ! command -v git >/dev/null 2>&1; then
+		echo "git is not installed" > fetch.err
+		return 1
+	fi
+	# A shallow fetch without blobs, then the one blob read on demand.
+	git init -q up && git -C up remote add origin \
+	    "${DIAL9_GIT:-https://github.com/dial9-rs/dial9-tokio-telemetry}" &&
+	    GIT_TERMINAL_PROMPT=0 timeout 120 git -C up fetch -q --depth 1 \
+	    --filter=blob:none origin "$rev" > fetch.err 2>&1 &&
+	    [ "$(git -C up rev-parse "$rev:$path")" = "$blob" ] &&
+	    GIT_TERMINAL_PROMPT=0 timeout 120 git -C up cat-file blob "$blob" \
+	    > decode.js 2>> fetch.err
+}
+if ! get_decode_js; then
+	skip "upstream's $path at $(echo "$rev" | cut -c1-8): $(tail -n 1 fetch.err)" "$name"
 	done_testing
 fi
+DIAL9_DECODE_JS=$TMP/decode.js
+export DIAL9_DECODE_JS
 
 # Both sides as one line per event: name|ts|field=value;... with numbers
 # in decimal, strings as JSON, lists of addresses as decimal lists.

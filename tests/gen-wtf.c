@@ -64,6 +64,7 @@ add(struct buf *b, const void *p, size_t n)
 
 static int legacy, quirks;
 static struct buf out, ev, tab;
+static size_t flushed;	/* bytes of out already written */
 static unsigned nstr, unique_tab;
 static uint32_t now = 1000;
 
@@ -167,6 +168,7 @@ flush_out(void)
 {
 	if (!count_only)
 		fwrite(out.b, 1, out.len, stdout);
+	flushed += out.len;
 	out.len = 0;
 }
 
@@ -593,7 +595,7 @@ main(int argc, char **argv)
 		be16(&ev, 5); be16(&ev, 2); add(&ev, "42", 2);
 		be32(&ev, 0); be32(&ev, 0);
 	}
-	for (n = 0; size ? out.len + ev.len < size : n < records; n++) {
+	for (n = 0; size ? flushed + out.len + ev.len < size : n < records; n++) {
 		record();
 		if (!legacy && ev.len >= chunkmax) {
 			chunk(cid++, 2, quirks && below(3) == 0);

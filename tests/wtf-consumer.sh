@@ -62,6 +62,13 @@ for f in blk-client blk-server v10-js-alltypes v10-js-multichunk v10-cpp-binding
 	if [ -n "$C" ]; then
 		wtf2txt "$C/$f.wtf-trace" > t.txt
 		same_view "corpus $f" "$C/$f.wtf-trace" t.txt
+		case $f in blk-client)
+			# A legacy stream becomes a chunked one; an any argument's
+			# JSON text becomes a string: times and names compared.
+			grep -v '^wtf-define' t.txt > nodef.txt
+			same_view "corpus $f without its definitions" \
+			    "$C/$f.wtf-trace" nodef.txt 1-3 ;;
+		esac
 	else
 		skip "no ../shared/corpus/wtf" "corpus $f: the reader sees the same events"
 	fi

@@ -67,11 +67,47 @@ grep -v 'name=wtf.zone#set' back.txt > got.txt
 same_file got.txt want.txt "zone switches put back: every other record as it was"
 is "$(grep -c '^event .*name=wtf.zone#set' back.txt)" "$(awk '/^event tid=/ { t = $2; if (t != last) n++; last = t } END { print n }' want.txt)" \
     "one zone switch where tid changes"
-# The generation follows the header record.
-gen-wtf --legacy --records 100 --seed 4 | wtf2txt | grep -v '^wtf-define' | txt2wtf > l.wtf
-is "$(od -An -tx1 -N4 l.wtf | tr -d ' ')" deadbeef "a legacy stream without definitions stays legacy (big-endian magic)"
-wtf2txt l.wtf > /dev/null
+# The generation follows the header record, except that a legacy header
+# followed by events (its definitions filtered away) makes a chunked trace
+# with inferred definitions; the legacy header's timebase, flags, context
+# and metadata go into its file-header chunk.
+gen-wtf --legacy --records 100 --seed 4 | wtf2txt > lg.txt
+grep -v '^wtf-define' lg.txt | txt2wtf > l.wtf
+is "$(od -An -tx1 -N4 l.wtf | tr -d ' ')" efbeadde "a legacy stream without definitions becomes chunked (little-endian magic)"
+wtf2txt l.wtf > l.txt
 ok $? "... and decodes"
+is "$(sed -n 1p l.txt; sed -n 3p l.txt)" 'wtf-header version=10 build=2428123136
+wtf-part type=file_header json="{\"type\":\"file_header\",\"flags\":[\"has_high_resolution_times\"],\"timebase\":1367885827385,\"contextInfo\":{\"contextType\":\"script\",\"uri\":\"gen-wtf\",\"title\":\"gen-wtf\"},\"metadata\":{\"now_time_ns\":115}}"' \
+    "... its header chunk holds the legacy header's timebase, flags, context and metadata"
+events() {	# tid, ts and name of each event
+	awk '/^event / { t = "-"; for (i = 2; i <= NF; i++) { k = $i; sub(/=.*/, "", k)
+		v = $i; sub(/^[^=]*=/, "", v); if (k == "tid") t = v; if (k == "ts") s = v
+		if (k == "name") n = v } print t, s, n }' "$1"
+}
+events lg.txt > want.txt
+events l.txt > got.txt
+same_file got.txt want.txt "... with the same $(wc -l < want.txt) events (zone, time, name)"
+C=$(corpus wtf)
+if [ -n "$C" ]; then
+	wtf2txt "$C/blk-client.wtf-trace" > blk.txt
+	grep -v '^wtf-define' blk.txt | txt2wtf | wtf2txt > blk10.txt
+	is "$(head -c 16 blk10.txt)" "wtf-header versi" "blk-client without definitions: a chunked trace that decodes"
+	sed -n 1p blk10.txt | grep -q ' version=10 '
+	ok $? "... of version 10"
+	events blk.txt > want.txt
+	events blk10.txt > got.txt
+	same_file got.txt want.txt "... with the same $(wc -l < want.txt) events (zone, time, name)"
+	grep '^event .* name=wtf\.\(scope\|flow\|zone\|trace\|timeRange\)#' blk.txt | sed 's/ wire=[0-9]*//' > want.txt
+	grep '^event .* name=wtf\.\(scope\|flow\|zone\|trace\|timeRange\)#' blk10.txt | sed 's/ wire=[0-9]*//' > got.txt
+	same_file got.txt want.txt "... WTF's built-in events as they were, their any values JSON as before"
+else
+	skip "no ../shared/corpus/wtf" "blk-client without definitions"
+fi
+printf 'wtf-header version=3 timebase=5\n' | txt2wtf | od -An -tx1 -N4 | tr -d ' ' > magic.txt
+is "$(cat magic.txt)" deadbeef "a legacy header alone stays legacy"
+printf 'wtf-header version=3 timebase=5\nwtf-define wire=1 class=0 flags=40 name=wtf.event#define args="uint16 wireId, uint16 eventClass, uint32 flags, ascii name, ascii args"\n' |
+    txt2wtf | od -An -tx1 -N4 | tr -d ' ' > magic.txt
+is "$(cat magic.txt)" deadbeef "a legacy header and a definition stay legacy"
 
 # Errors in the structure records.
 check() {
