@@ -2901,6 +2901,8 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 	int rc = 0;
 
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = "not expressible in a dial9 trace";
 	memset(&e, 0, sizeof e);
 	r->err = err;
 	e.r = r;
@@ -2930,18 +2932,9 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 			rc = enc_reset(&e, rec);
 		else if (tr_is(rec, "dial9-annotations"))
 			rc = enc_annot(&e, rec);
-		else if (opts->strict)
-			rc = tr_fail(r, rec, NULL, "a %.*s record has no dial9 "
-			    "form", (int)rec->kindlen, rec->kind);
-		else {
-			if (st->skipped++ == 0) {
-				st->first_skipped_line = rec->lineno;
-				snprintf(st->first_skipped_kind,
-				    sizeof st->first_skipped_kind, "%.*s",
-				    (int)rec->kindlen, rec->kind);
-			}
-			rc = 0;
-		}
+		else
+			rc = tr_skip(r, rec, &st->skipped, "record kind "
+			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
 		if (rc < 0)
 			break;
 	}

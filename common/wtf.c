@@ -2038,17 +2038,11 @@ enc_nomem(struct enc *e)
 	return tp_fail(e->err, TP_EXIT_FAIL, "out of memory");
 }
 
-/* Skip a record a trace cannot hold (an error with --strict). */
+/* Skip a record a trace cannot hold: 0, or -1 (--strict). */
 static int
 enc_skip(struct enc *e, const struct tr_rec *rec, const char *why)
 {
-	if (e->opts->strict)
-		return tr_fail(e->r, rec, NULL, "%s (--strict)", why);
-	if (e->st->skipped++ == 0) {
-		e->st->first_skip_line = rec->lineno;
-		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
-	}
-	return 0;
+	return tr_skip(e->r, rec, &e->st->skipped, "%s", why);
 }
 
 static const struct tr_field *
@@ -3507,6 +3501,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	e->r = r;
 	e->out = out;
 	e->opts = opts ? opts : &defaults;
+	st->skipped.strict = e->opts->strict;
+	st->skipped.cannot = "not expressible in a WTF trace";
 	e->st = st;
 	e->err = err;
 	if (deftab_init(&e->defs, &why) < 0) {
@@ -3527,8 +3523,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		else if (tr_is(rec, "wtf-header"))
 			rc = do_header(e, rec);
 		else
-			rc = enc_skip(e, rec, "a record kind a WTF trace has no "
-			    "place for");
+			rc = tr_skip(r, rec, &st->skipped, "record kind "
+			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
 		if (rc < 0)
 			break;
 	}

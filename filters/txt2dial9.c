@@ -31,11 +31,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that dial9 cannot hold (first: "
-		    "line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skipped_line,
-		    st->first_skipped_kind);
+	tp_warn_skips(&st->skipped);
 	tp_note("%llu records: %llu events in %llu frames; added %llu "
 	    "headers, %llu inferred schemas, %llu resets, %llu pooled strings, "
 	    "%llu pooled stacks", (unsigned long long)st->records,

@@ -40,10 +40,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that a replay file cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->unnested > 0)
 		tp_warn("%llu records with depth= whose syscall is not in the "
 		    "stream were placed one level up",
@@ -53,7 +50,7 @@ report(const void *stats, int failed)
 	tp_note("%llu records: %llu frames (%llu made here), %llu ops, "
 	    "%llu skipped", (unsigned long long)st->records,
 	    (unsigned long long)st->frames, (unsigned long long)st->frames_made,
-	    (unsigned long long)st->ops, (unsigned long long)st->skipped);
+	    (unsigned long long)st->ops, (unsigned long long)st->skipped.count);
 }
 
 int

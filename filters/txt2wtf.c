@@ -32,10 +32,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that a WTF trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->inferred > 0)
 		tp_note("%llu event definitions inferred from the events",
 		    (unsigned long long)st->inferred);
@@ -44,7 +41,7 @@ report(const void *stats, int failed)
 	    "legacy v3" : "chunked v10", (unsigned long long)st->records,
 	    (unsigned long long)st->events,
 	    (unsigned long long)st->zones_added,
-	    (unsigned long long)st->skipped);
+	    (unsigned long long)st->skipped.count);
 }
 
 int
