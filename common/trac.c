@@ -210,6 +210,23 @@ struct thr_tab {
 	struct thr t[TRAC_THREADS];
 };
 
+/*
+ * An empty table.  Its entries are set up as they are taken (thr_get);
+ * a thread's registers only once its state is known, so the half
+ * megabyte is never cleared.
+ */
+static struct thr_tab *
+thr_tab_new(void)
+{
+	struct thr_tab *tt = malloc(sizeof *tt);
+
+	if (tt != NULL) {
+		tt->n = 0;
+		tt->clock = 0;
+	}
+	return tt;
+}
+
 /* The entry of thread tid (*found: it was there), made if needed. */
 static struct thr *
 thr_get(struct thr_tab *tt, uint32_t tid, int *found)
@@ -987,7 +1004,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	if (decode_header(in, out, st, err) < 0)
 		return -1;
 	memset(&d, 0, sizeof d);
-	if ((d.tt = calloc(1, sizeof *d.tt)) == NULL)
+	if ((d.tt = thr_tab_new()) == NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	d.a = st->arch;
 	d.t = tab_of(d.a);
@@ -1898,7 +1915,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	}
-	if ((e->tt = calloc(1, sizeof *e->tt)) == NULL) {
+	if ((e->tt = thr_tab_new()) == NULL) {
 		free(e->rec);
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");

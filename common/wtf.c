@@ -95,11 +95,29 @@ struct wtf_def {
 
 #define NAME_BUCKETS 4096
 
+/*
+ * Definitions by wire id, in pages made on first use: a trace uses a few
+ * of the 65536 ids, and a table of them all would be cleared and walked
+ * for every trace.
+ */
+#define WIRE_PAGE 256
+
 struct deftab {
-	struct wtf_def *wire[WTF_MAX_WIRE + 1];
+	struct wtf_def **wire[(WTF_MAX_WIRE + 1) / WIRE_PAGE];
 	struct wtf_def *bucket[NAME_BUCKETS];
 	unsigned ndefs;
 };
+
+/* The definition of wire id w (any number), or NULL. */
+static struct wtf_def *
+def_at(const struct deftab *t, uint32_t w)
+{
+	struct wtf_def **page;
+
+	if (w > WTF_MAX_WIRE || (page = t->wire[w / WIRE_PAGE]) == NULL)
+		return NULL;
+	return page[w % WIRE_PAGE];
+}
 
 static uint32_t
 name_hash(const void *s, size_t n)
@@ -384,15 +402,24 @@ deftab_unlink(struct deftab *t, struct wtf_def *d)
 	}
 }
 
-/* Enter d; a definition of the same wire id is replaced. */
-static void
+/*
+ * Enter d; a definition of the same wire id is replaced.  0, or -1 when
+ * out of memory (d freed).
+ */
+static int
 deftab_put(struct deftab *t, struct wtf_def *d)
 {
 	struct wtf_def **b = &t->bucket[d->hash % NAME_BUCKETS], *e;
+	struct wtf_def ***page = &t->wire[d->wire / WIRE_PAGE], **slot;
 
-	if (t->wire[d->wire] != NULL) {
-		deftab_unlink(t, t->wire[d->wire]);
-		free(t->wire[d->wire]);
+	if (*page == NULL && (*page = calloc(WIRE_PAGE, sizeof **page)) == NULL) {
+		free(d);
+		return -1;
+	}
+	slot = &(*page)[d->wire % WIRE_PAGE];
+	if (*slot != NULL) {
+		deftab_unlink(t, *slot);
+		free(*slot);
 	} else {
 		t->ndefs++;
 	}
@@ -403,7 +430,8 @@ deftab_put(struct deftab *t, struct wtf_def *d)
 	d->latest = 1;
 	d->next = *b;
 	*b = d;
-	t->wire[d->wire] = d;
+	*slot = d;
+	return 0;
 }
 
 /* The most recent live definition of a name, or NULL. */
@@ -421,8 +449,13 @@ deftab_name(const struct deftab *t, const char *name, size_t n)
 static void
 deftab_free(struct deftab *t)
 {
-	for (unsigned w = 0; w <= WTF_MAX_WIRE; w++)
-		free(t->wire[w]);
+	for (unsigned p = 0; p < (WTF_MAX_WIRE + 1) / WIRE_PAGE; p++) {
+		if (t->wire[p] == NULL)
+			continue;
+		for (unsigned w = 0; w < WIRE_PAGE; w++)
+			free(t->wire[p][w]);
+		free(t->wire[p]);
+	}
 }
 
 /*
@@ -441,9 +474,8 @@ deftab_init(struct deftab *t, const char **why)
 	memset(t, 0, sizeof *t);
 	d = def_new(WTF_WIRE_DEFINE, 0, 0x28, "wtf.event#define", 16,
 	    define_sig, sizeof define_sig - 1, 0, why);
-	if (d == NULL)
+	if (d == NULL || deftab_put(t, d) < 0)
 		return -1;
-	deftab_put(t, d);
 	t->ndefs = 0;
 	return 0;
 }
@@ -452,7 +484,7 @@ deftab_init(struct deftab *t, const char **why)
 static int
 same_as_define(const struct deftab *t, const struct wtf_def *d)
 {
-	const struct wtf_def *w = t->wire[WTF_WIRE_DEFINE];
+	const struct wtf_def *w = def_at(t, WTF_WIRE_DEFINE);
 
 	if (!name_is(d, "wtf.event#define") || d->nargs != w->nargs)
 		return 0;
@@ -967,9 +999,10 @@ dec_define(struct dec *d, const struct defrec *r, uint64_t off)
 				    r->wire);
 			}
 	}
-	if (d->defs.wire[r->wire] != NULL && r->wire != WTF_WIRE_DEFINE)
+	if (def_at(&d->defs, r->wire) != NULL && r->wire != WTF_WIRE_DEFINE)
 		d->st->redefined++;
-	deftab_put(&d->defs, def);
+	if (deftab_put(&d->defs, def) < 0)
+		return dec_nomem(d);
 	d->st->defines++;
 	return 0;
 }
@@ -1197,7 +1230,7 @@ legacy_records(struct dec *d)
 			}
 			b = in->buf + in->pos;
 			wire = tp_get_be16(b);
-			def = d->defs.wire[wire];
+			def = def_at(&d->defs, wire);
 			if (def == NULL) {
 				d->err->index = d->rec_index;
 				d->err->unit = "record";
@@ -1657,7 +1690,7 @@ cff_events(struct dec *d, const unsigned char *b, size_t len, uint64_t boff)
 			    "left in the event buffer");
 		wire = tp_get_le32(s);
 		time = tp_get_le32(s + 4);
-		def = wire <= WTF_MAX_WIRE ? d->defs.wire[wire] : NULL;
+		def = def_at(&d->defs, wire);
 		if (def == NULL)
 			return dec_fail(d, off, "undefined wire id %u", wire);
 		n = cff_args_slots(d, def, s + 8, nslots - i - 2, &next, &why);
@@ -2778,7 +2811,8 @@ enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 				return tr_fail(e->r, rec, NULL, "char and wchar "
 				    "have no legacy encoding");
 			}
-	deftab_put(&e->defs, def);
+	if (deftab_put(&e->defs, def) < 0)
+		return enc_nomem(e);
 	return 0;
 }
 
@@ -3029,10 +3063,10 @@ infer_type(const char *v, size_t n)
 static uint32_t
 free_wire(const struct enc *e, uint32_t hint)
 {
-	if (hint >= 2 && hint <= WTF_MAX_WIRE && e->defs.wire[hint] == NULL)
+	if (hint >= 2 && hint <= WTF_MAX_WIRE && def_at(&e->defs, hint) == NULL)
 		return hint;
 	for (uint32_t w = 2; w <= WTF_MAX_WIRE; w++)
-		if (e->defs.wire[w] == NULL)
+		if (def_at(&e->defs, w) == NULL)
 			return w;
 	return 0;
 }
@@ -3202,7 +3236,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if ((wf = find_key(rec, "wire", 4)) != NULL) {
 		if (get_u32(e, rec, wf, &wire) < 0)
 			return -1;
-		if (wire <= WTF_MAX_WIRE && (def = e->defs.wire[wire]) != NULL &&
+		if ((def = def_at(&e->defs, wire)) != NULL &&
 		    (def->namelen != namelen || memcmp(def->name, s, namelen)))
 			def = NULL;
 	} else {
