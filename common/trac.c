@@ -204,30 +204,26 @@ struct thr {
 	unsigned char unk[TRAC_MAX_SLOTS];
 };
 
+/* The entries are made as threads come (most traces have a few). */
 struct thr_tab {
 	unsigned n;
 	uint64_t clock;
-	struct thr t[TRAC_THREADS];
+	struct thr *t[TRAC_THREADS];
 };
 
-/*
- * An empty table.  Its entries are set up as they are taken (thr_get);
- * a thread's registers only once its state is known, so the half
- * megabyte is never cleared.
- */
-static struct thr_tab *
-thr_tab_new(void)
+static void
+thr_tab_free(struct thr_tab *tt)
 {
-	struct thr_tab *tt = malloc(sizeof *tt);
-
-	if (tt != NULL) {
-		tt->n = 0;
-		tt->clock = 0;
-	}
-	return tt;
+	if (tt != NULL)
+		for (unsigned i = 0; i < tt->n; i++)
+			free(tt->t[i]);
+	free(tt);
 }
 
-/* The entry of thread tid (*found: it was there), made if needed. */
+/*
+ * The entry of thread tid (*found: it was there), made if needed; its
+ * registers are set by the caller.  NULL when out of memory.
+ */
 static struct thr *
 thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 {
@@ -236,7 +232,7 @@ thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 
 	*found = 0;
 	for (i = 0; i < tt->n; i++) {
-		t = &tt->t[i];
+		t = tt->t[i];
 		if (t->tid == tid) {
 			*found = 1;
 			goto use;
@@ -244,7 +240,13 @@ thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 		if (lru == NULL || t->used_at < lru->used_at)
 			lru = t;
 	}
-	t = tt->n < TRAC_THREADS ? &tt->t[tt->n++] : lru;
+	if (tt->n < TRAC_THREADS) {
+		if ((t = malloc(sizeof *t)) == NULL)
+			return NULL;
+		tt->t[tt->n++] = t;
+	} else {
+		t = lru;
+	}
 	t->tid = tid;
 	t->have_seq = 0;
 	t->nunk = 0;
@@ -544,7 +546,8 @@ dec_fill(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
 	return avail;
 }
 
-static void
+/* 0, or -1 out of memory. */
+static int
 emit_insn(struct dec *d, const struct blk *b)
 {
 	const struct trac_arch *a = d->a;
@@ -569,7 +572,8 @@ emit_insn(struct dec *d, const struct blk *b)
 			d->thr->last_seq = d->seq - 1;
 			d->thr->have_seq = 1;
 		}
-		d->thr = thr_get(d->tt, tid, &known);
+		if ((d->thr = thr_get(d->tt, tid, &known)) == NULL)
+			return -1;
 		back = d->thr;
 	}
 	for (i = 0; i < b->nreg; i++)
@@ -683,6 +687,7 @@ emit_insn(struct dec *d, const struct blk *b)
 	d->st->full_dumps += full;
 	if (b->tid_in == 2)
 		d->st->repaired_tids++;
+	return 0;
 }
 
 /* The fault is near a block that reads better with a hidden thread id. */
@@ -1004,7 +1009,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	if (decode_header(in, out, st, err) < 0)
 		return -1;
 	memset(&d, 0, sizeof d);
-	if ((d.tt = thr_tab_new()) == NULL)
+	if ((d.tt = calloc(1, sizeof *d.tt)) == NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	d.a = st->arch;
 	d.t = tab_of(d.a);
@@ -1054,12 +1059,15 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 		d.prev_flag = b.tid_in == 1;
 		d.prev_marker = b.tid_in == 1 && b.nreg != d.a->nslots &&
 		    d.have_tid && b.tid == d.tid;
-		emit_insn(&d, &b);
+		if (emit_insn(&d, &b) < 0) {
+			tp_fail(err, TP_EXIT_FAIL, "out of memory");
+			goto fail;
+		}
 		in->pos += b.len;
 		st->blocks++;
 	}
 	free(d.ubuf);
-	free(d.tt);
+	thr_tab_free(d.tt);
 	if (d.in_failed) {
 		/* The blocks before it are out: now the gzip error. */
 		*err = d.inerr;
@@ -1070,7 +1078,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	return 0;
 fail:
 	free(d.ubuf);
-	free(d.tt);
+	thr_tab_free(d.tt);
 	if (d.in_failed && cut) {
 		/* Cut by the gzip error, not by the recording. */
 		*err = d.inerr;
@@ -1465,7 +1473,8 @@ insn_state(struct enc *e, int have_pc, uint64_t pc)
 	if (sw) {
 		if (t != NULL)
 			memcpy(t->v, e->state, size);
-		e->thr = t = thr_get(e->tt, e->ptid, &found);
+		if ((e->thr = t = thr_get(e->tt, e->ptid, &found)) == NULL)
+			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 	}
 	/*
 	 * A thread's first instruction: its state is its stored and ctx.
@@ -1915,7 +1924,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	}
-	if ((e->tt = thr_tab_new()) == NULL) {
+	if ((e->tt = calloc(1, sizeof *e->tt)) == NULL) {
 		free(e->rec);
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
@@ -1928,7 +1937,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	r->err = err;
 	e->r = r;
 	rc = encode_records(e);
-	free(e->tt);
+	thr_tab_free(e->tt);
 	free(e->buf);
 	free(e->rec);
 	free(e);

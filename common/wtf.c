@@ -266,23 +266,22 @@ name_is(const struct wtf_def *d, const char *s)
 
 /*
  * A string value as tv_str writes it, into a buffer of QUOTED_MAX bytes:
- * its length, or -1 when out of memory.
+ * its length.
  */
-static long
+static size_t
 fmt_str(char *dst, const char *s, size_t n)
 {
-	struct tp_out o;
-	size_t len;
+	char *d = dst;
+	size_t used;
 
-	/* The text writer's escaping, into memory through a scratch output. */
-	if (tp_out_open_discard(&o) < 0)
-		return -1;
-	tv_str(&o, s, n);
-	len = o.len;
-	memcpy(dst, o.buf, len);
-	o.len = 0;
-	tp_out_close(&o, 0, NULL);
-	return (long)len;
+	if (tp_bare_ok(s, n)) {
+		memcpy(dst, s, n);
+		return n;
+	}
+	*d++ = '"';
+	d = tp_fmt_qbody(d, d + 4 * n, s, n, &used);
+	*d++ = '"';
+	return (size_t)(d - dst);
 }
 
 /*
@@ -299,7 +298,6 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	struct wtf_def *d;
 	size_t size, keys = 0;
 	int nargs, i, j;
-	long flen;
 	char *p;
 
 	nargs = parse_sig(sig_null ? NULL : sig, siglen, a, why);
@@ -330,12 +328,7 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	}
 	d->namefield = p;
 	memcpy(p, " name=", 6);
-	if ((flen = fmt_str(p + 6, name, namelen)) < 0) {
-		free(d);
-		*why = "out of memory";
-		return NULL;
-	}
-	d->namefieldlen = 6 + (size_t)flen;
+	d->namefieldlen = 6 + fmt_str(p + 6, name, namelen);
 	p += d->namefieldlen;
 	for (i = 0; i < nargs; i++) {
 		struct wtf_argdef *ad = &d->arg[i];
