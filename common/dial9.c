@@ -423,12 +423,19 @@ struct schema {
 	uint32_t bodylen;
 };
 
+/*
+ * Schemas by type id come in pages made on first use: a trace uses a few
+ * of the 65536 ids, and a table of them all would be made and cleared
+ * for every trace.
+ */
+#define ID_PAGE 256
+
 /* What a segment holds; reset by every header. */
 struct seg {
 	struct arena arena;
-	struct schema **byid;	/* 65536 */
+	struct schema **byid[65536 / ID_PAGE];
 	uint32_t *used;		/* type ids in use, for the reset */
-	size_t nused;
+	size_t nused, usedcap;
 	struct schema **byname;	/* the holder of each name */
 	size_t namemask, names;
 	struct pool strings, stacks;
@@ -440,10 +447,38 @@ static int
 seg_init(struct seg *s)
 {
 	memset(s, 0, sizeof *s);
-	s->byid = calloc(65536, sizeof *s->byid);
-	s->used = malloc(65536 * sizeof *s->used);
-	if (s->byid == NULL || s->used == NULL)
+	return 0;
+}
+
+/* The schema of type id (any number), or NULL. */
+static struct schema *
+seg_at(const struct seg *s, uint64_t id)
+{
+	struct schema **page;
+
+	if (id > 0xffff || (page = s->byid[id / ID_PAGE]) == NULL)
+		return NULL;
+	return page[id % ID_PAGE];
+}
+
+/* Enter x under its free type id.  0, or -1 out of memory. */
+static int
+seg_put(struct seg *s, struct schema *x)
+{
+	struct schema ***page = &s->byid[x->id / ID_PAGE];
+
+	if (*page == NULL && (*page = calloc(ID_PAGE, sizeof **page)) == NULL)
 		return -1;
+	if (s->nused == s->usedcap) {
+		size_t cap = s->usedcap ? 2 * s->usedcap : 64;
+		uint32_t *u = realloc(s->used, cap * sizeof *u);
+		if (u == NULL)
+			return -1;
+		s->used = u;
+		s->usedcap = cap;
+	}
+	(*page)[x->id % ID_PAGE] = x;
+	s->used[s->nused++] = x->id;
 	return 0;
 }
 
@@ -453,7 +488,7 @@ seg_reset(struct seg *s)
 	size_t i;
 
 	for (i = 0; i < s->nused; i++)
-		s->byid[s->used[i]] = NULL;
+		s->byid[s->used[i] / ID_PAGE][s->used[i] % ID_PAGE] = NULL;
 	s->nused = 0;
 	if (s->byname != NULL)
 		memset(s->byname, 0, (s->namemask + 1) * sizeof *s->byname);
@@ -468,7 +503,8 @@ seg_reset(struct seg *s)
 static void
 seg_free(struct seg *s)
 {
-	free(s->byid);
+	for (size_t i = 0; i < 65536 / ID_PAGE; i++)
+		free(s->byid[i]);
 	free(s->used);
 	free(s->byname);
 	pool_free(&s->strings);
@@ -648,7 +684,7 @@ static struct schema *
 seg_register(struct seg *s, uint32_t id, const unsigned char *body,
     size_t len, uint32_t **seen, size_t *seencap, int *conflict)
 {
-	struct schema *x = s->byid[id];
+	struct schema *x = seg_at(s, id);
 	unsigned tsbyte = body[2 + tp_get_le16(body)];
 	unsigned char *copy;
 
@@ -674,10 +710,9 @@ seg_register(struct seg *s, uint32_t id, const unsigned char *body,
 	x->name = copy + 2;
 	x->namehash = hash_bytes(x->name, x->namelen);
 	x->tsbyte = tsbyte;
-	if (schema_fields(s, x, seen, seencap) < 0 || seg_hold_name(s, x) < 0)
+	if (schema_fields(s, x, seen, seencap) < 0 || seg_hold_name(s, x) < 0 ||
+	    seg_put(s, x) < 0)
 		return NULL;
-	s->byid[id] = x;
-	s->used[s->nused++] = id;
 	return x;
 }
 
@@ -733,8 +768,9 @@ struct dec {
 
 enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1 };
 
-#define WIN_START (256u << 10)
-#define WIN_LOW (64u << 10)
+/* The window's first size (it grows for a longer frame), as the input's. */
+#define WIN_START (TP_IN_BUF / 2)
+#define WIN_LOW (WIN_START / 4)	/* less unread than this: read more */
 
 static int
 dec_fail(struct dec *d, const unsigned char *at, const char *fmt, ...)
@@ -1273,7 +1309,7 @@ dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
 
 	if (end - p < 3)
 		return FR_MORE;
-	x = d->seg.byid[tp_get_le16(p + 1)];
+	x = seg_at(&d->seg, tp_get_le16(p + 1));
 	if (x == NULL)
 		return dec_fail(d, p, "event of type id %u before its schema",
 		    tp_get_le16(p + 1));
@@ -2591,7 +2627,7 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 	uint32_t id;
 	size_t j, nf = 0;
 
-	for (id = e->seg.next_free; id < 0x10000 && e->seg.byid[id] != NULL; id++)
+	for (id = e->seg.next_free; id < 0x10000 && seg_at(&e->seg, id) != NULL; id++)
 		;
 	if (id == 0x10000) {
 		tr_fail(e->r, rec, NULL, "no free type id in this segment");
@@ -2680,7 +2716,7 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	if (fid != NULL) {
 		if (tr_u64(e->r, rec, fid, &u) < 0)
 			return -1;
-		if (u > 0xffff || (x = e->seg.byid[u]) == NULL)
+		if ((x = seg_at(&e->seg, u)) == NULL)
 			return tr_fail(e->r, rec, fid, "no schema with this type "
 			    "id in this segment");
 		if (x->namelen != n || memcmp(x->name, e->nb.p, n) != 0)
@@ -2901,6 +2937,8 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 	int rc = 0;
 
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = "not expressible in a dial9 trace";
 	memset(&e, 0, sizeof e);
 	r->err = err;
 	e.r = r;
@@ -2930,18 +2968,9 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 			rc = enc_reset(&e, rec);
 		else if (tr_is(rec, "dial9-annotations"))
 			rc = enc_annot(&e, rec);
-		else if (opts->strict)
-			rc = tr_fail(r, rec, NULL, "a %.*s record has no dial9 "
-			    "form", (int)rec->kindlen, rec->kind);
-		else {
-			if (st->skipped++ == 0) {
-				st->first_skipped_line = rec->lineno;
-				snprintf(st->first_skipped_kind,
-				    sizeof st->first_skipped_kind, "%.*s",
-				    (int)rec->kindlen, rec->kind);
-			}
-			rc = 0;
-		}
+		else
+			rc = tr_skip(r, rec, &st->skipped, "record kind "
+			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
 		if (rc < 0)
 			break;
 	}

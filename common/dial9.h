@@ -61,8 +61,7 @@ struct dial9_enc_stats {
 	uint64_t records, frames, events;
 	uint64_t headers_added, schemas_inferred, resets_added;
 	uint64_t strings_added, stacks_added;
-	uint64_t skipped, first_skipped_line;
-	char first_skipped_kind[32];
+	struct tr_skips skipped;	/* records dial9 cannot hold */
 };
 
 /* Text to dial9.  Returns 0, or -1 with err set (line and column). */

@@ -30,6 +30,11 @@ in_dataerr(struct tp_in *in, const char *msg)
 	return tp_fail(in->err, TP_EXIT_DATA, "%s", msg);
 }
 
+/* Compressed bytes read at once (gzip). */
+#define TP_IN_RAW (TP_IN_BUF / 2)
+/* Less room than this at the buffer's end: the unread bytes move first. */
+#define IN_LOW (TP_IN_BUF / 4)
+
 static int
 in_init(struct tp_in *in, const char *name, struct tp_err *err)
 {
@@ -37,7 +42,7 @@ in_init(struct tp_in *in, const char *name, struct tp_err *err)
 	in->name = name;
 	in->err = err;
 	in->fd = -1;
-	in->cap = 2 * TP_IN_BLOCK;
+	in->cap = TP_IN_BUF;
 	if ((in->buf = malloc(in->cap)) == NULL) {
 		errno = ENOMEM;
 		return in_syserr(in, "cannot allocate input buffer");
@@ -104,7 +109,7 @@ gz_start(struct tp_in *in)
 	 * The first read, which found the gzip magic, may have filled the
 	 * whole line buffer: the compressed buffer must hold all of it.
 	 */
-	size_t size = in->cap > TP_IN_BLOCK ? in->cap : TP_IN_BLOCK;
+	size_t size = in->cap > TP_IN_RAW ? in->cap : TP_IN_RAW;
 
 	if ((in->raw = malloc(size)) == NULL) {
 		errno = ENOMEM;
@@ -146,7 +151,7 @@ gz_read(struct tp_in *in)
 		if (in->zs.avail_in == 0) {
 			long r;
 			in->gz_first = 0;
-			r = raw_read(in, in->raw, TP_IN_BLOCK);
+			r = raw_read(in, in->raw, TP_IN_RAW);
 			if (r < 0)
 				return -1;
 			if (r == 0) {
@@ -266,13 +271,33 @@ in_compact(struct tp_in *in)
 	in->pos = 0;
 }
 
+/* A buffer of at least n bytes (after in_compact), or -1. */
+static int
+in_grow(struct tp_in *in, size_t n)
+{
+	size_t ncap = in->cap;
+	unsigned char *nb;
+
+	while (ncap < n)
+		ncap *= 2;
+	if ((nb = realloc(in->buf, ncap)) == NULL) {
+		errno = ENOMEM;
+		return in_syserr(in, "cannot grow input buffer");
+	}
+	in->buf = nb;
+	in->cap = ncap;
+	return 0;
+}
+
 long
 tp_in_fill(struct tp_in *in, size_t n)
 {
 	while (in->len - in->pos < n) {
 		long r;
-		if (in->cap - in->len < TP_IN_BLOCK / 2 || in->pos + n > in->cap)
+		if (in->cap - in->len < IN_LOW || in->pos + n > in->cap)
 			in_compact(in);
+		if (n > in->cap && in_grow(in, n) < 0)
+			return -1;
 		r = in_more(in);
 		if (r < 0)
 			return -1;
@@ -380,7 +405,7 @@ tp_in_line(struct tp_in *in, char **line, size_t *len)
 			}
 			in->buf = nb;
 			in->cap = ncap;
-		} else if (in->cap - in->len < TP_IN_BLOCK / 2) {
+		} else if (in->cap - in->len < IN_LOW) {
 			in_compact(in);
 		}
 		r = in_more(in);

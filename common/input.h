@@ -14,6 +14,16 @@
 
 #define TP_IN_BLOCK (256 * 1024)
 /*
+ * The buffer's first size; it grows for a longer line or fill.  Fuzz
+ * builds (-DTP_FUZZ, scripts/fuzz) start small, so that a run costs what
+ * its input does and every boundary is met with small inputs.
+ */
+#ifdef TP_FUZZ
+#define TP_IN_BUF 4096
+#else
+#define TP_IN_BUF (2 * TP_IN_BLOCK)
+#endif
+/*
  * The longest text line accepted, without its end of line: the same limit
  * from a file, a pipe or gzip, enforced before the line buffer grows past
  * it (the buffer never holds more than TP_LINE_MAX + TP_IN_BLOCK bytes).

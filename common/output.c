@@ -281,8 +281,8 @@ tp_out_write(struct tp_out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
-	if (n == 0)		/* p may be NULL */
-		return;
+	if (n == 0)
+		return;		/* p may be NULL */
 	if (n <= TP_OUT_SLACK) {
 		char *d = tp_out_reserve(o, n);
 		memcpy(d, s, n);

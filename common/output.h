@@ -27,7 +27,12 @@
 
 #include "diag.h"
 
+/* Written when this full; fuzz builds (-DTP_FUZZ) write small pieces. */
+#ifdef TP_FUZZ
+#define TP_OUT_BUF 4096
+#else
 #define TP_OUT_BUF (512 * 1024)
+#endif
 #define TP_OUT_SLACK (64 * 1024)	/* tp_out_reserve() guarantees up to this */
 
 struct tp_out {

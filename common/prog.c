@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "prog.h"
@@ -215,6 +216,51 @@ tp_run(struct tp_job *job, int nfiles, char **files)
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
 	return tp_run_each(&each, nfiles, files);
+}
+
+int
+tp_getopts(struct tp_job *job, int argc, char **argv)
+{
+	static const struct option common[] = { TP_COMMON_LONGOPTS };
+	enum { NCOMMON = sizeof common / sizeof common[0] };
+	struct option lo[NCOMMON + TP_OPTIONS_MAX + 1] = { TP_COMMON_LONGOPTS };
+	char so[sizeof TP_COMMON_SHORTOPTS + 2 * TP_OPTIONS_MAX] =
+	    TP_COMMON_SHORTOPTS;
+	const struct tp_option *o = job->options;
+	size_t nl = NCOMMON, ns = sizeof TP_COMMON_SHORTOPTS - 1;
+	int c;
+
+	tp_setprog(argv[0]);
+	for (; o != NULL && o->name != NULL; o++) {
+		if (nl == NCOMMON + TP_OPTIONS_MAX)
+			abort();	/* raise TP_OPTIONS_MAX */
+		lo[nl].name = o->name;
+		lo[nl].has_arg = o->has_arg ? required_argument : no_argument;
+		lo[nl++].val = o->ch;
+		so[ns++] = (char)o->ch;
+		if (o->has_arg)
+			so[ns++] = ':';
+	}
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		for (o = job->options; o != NULL && o->name != NULL; o++)
+			if (o->ch == c)
+				break;
+		if (o == NULL || o->name == NULL)
+			tp_opt_common(c, &job->com, job->help);
+		else if (o->fn != NULL)
+			o->fn(optarg);
+		else
+			*o->flag = 1;
+	}
+	return optind;
+}
+
+int
+tp_main(struct tp_job *job, int argc, char **argv)
+{
+	int first = tp_getopts(job, argc, argv);
+
+	return tp_run(job, argc - first, argv + first);
 }
 
 int

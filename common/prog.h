@@ -6,10 +6,9 @@
  * mains) print and decide the status; the modules below report into
  * values.
  *
- * A converter's main() sets its format's options while parsing argv and
- * ends with
+ * A converter's main() is its job, with a table of its own options, and
  *
- *	return tp_run(&job, argc - optind, argv + optind);
+ *	return tp_main(&job, argc, argv);
  */
 #ifndef TP_PROG_H
 #define TP_PROG_H
@@ -19,6 +18,24 @@
 #include "opts.h"
 
 enum tp_dir { TP_DECODE, TP_ENCODE };
+
+/*
+ * A program's own option, besides the shared ones (opts.h): a flag that
+ * sets *flag to 1, or fn called with the argument (NULL for an option
+ * without one), which may end the program with tp_usage_error().
+ */
+struct tp_option {
+	const char *name;	/* --name; NULL ends the table */
+	int ch;			/* -c */
+	int has_arg;
+	int *flag;
+	void (*fn)(const char *arg);
+};
+
+#define TP_FLAG(name, ch, flag)	{ name, ch, 0, flag, NULL }
+#define TP_CALL(name, ch, fn)	{ name, ch, 0, NULL, fn }
+#define TP_ARG(name, ch, fn)	{ name, ch, 1, NULL, fn }
+#define TP_OPTIONS_MAX 16
 
 struct tp_job {
 	const char *format;	/* the row's name: "trac" */
@@ -37,8 +54,19 @@ struct tp_job {
 	 * output is dropped), or NULL.  0, or -1 with err filled.
 	 */
 	int (*commit)(struct tp_err *err);
+	const struct tp_option *options;	/* the program's own, or NULL */
 	struct tp_common com;	/* filled by tp_opt_common() */
 };
+
+/*
+ * Parse argv: the shared options and the job's own (their table ends
+ * with a NULL name, at most TP_OPTIONS_MAX).  Returns the index of the
+ * first operand; a usage error ends the program.
+ */
+int tp_getopts(struct tp_job *job, int argc, char **argv);
+
+/* tp_getopts, then tp_run on the operands: a converter's main(). */
+int tp_main(struct tp_job *job, int argc, char **argv);
 
 /*
  * Convert the nfiles files (none: standard input; "-": standard input).

@@ -904,12 +904,44 @@ fold(struct enc *x, const struct raw_event *e, int64_t id, uint64_t max,
 	return m->count > max + 1;
 }
 
+static int
+map_nomem(struct enc *x, const struct raw_event *e)
+{
+	return map_fail(x, e, "out of memory (or more than 2^32 distinct "
+	    "ids)");
+}
+
+/*
+ * Record key in m (its id: the order first seen); when dense, *field
+ * gets the id, or max where the ids do not all fit (fold()).  0, or -1.
+ */
+static int
+renumber(struct enc *x, const struct raw_event *e, struct idmap *m,
+    uint64_t key, int dense, uint64_t max, uint64_t *events,
+    const char *what, uint64_t *field)
+{
+	int64_t id = idmap_put(m, key, 0, NULL);
+	int rc;
+
+	if (id < 0)
+		return map_nomem(x, e);
+	if (!dense)
+		return 0;
+	if ((rc = fold(x, e, id, max, m, events, what)) < 0)
+		return -1;
+	*field = rc ? max : (uint64_t)id;
+	return 0;
+}
+
 /* Map one raw event to the word's fields, recording ids in the maps in use. */
 static int
 enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 {
 	static const char many_threads[] = "strict: more than 1024 distinct "
 	    "threads: they do not fit RapidBin's 10-bit thread id";
+	static const char many_locs[] = "strict: more than 32768 distinct "
+	    "locations: they do not fit RapidBin's 15-bit location (--no-pc "
+	    "leaves code addresses out)";
 	struct rapidbin_enc_stats *st = x->st;
 	int64_t id;
 
@@ -919,36 +951,21 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 	out->decor = e->decor;
 	out->loc = e->loc;
 
-	if (x->use_thr) {
-		if ((id = idmap_put(&x->thr, e->tid, 0, NULL)) < 0)
-			goto nomem;
-		if (x->dense_thr) {
-			int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
-			    &st->folded_thread_events, many_threads);
-			if (rc < 0)
-				return -1;
-			out->tid = rc ? RB_TID_MAX : (uint64_t)id;
-		}
-	}
+	if (x->use_thr && renumber(x, e, &x->thr, e->tid, x->dense_thr,
+	    RB_TID_MAX, &st->folded_thread_events, many_threads, &out->tid) < 0)
+		return -1;
 	switch (rb_decor_kind[e->op]) {
 	case RB_D_THREAD:
-		if (x->use_thr) {
-			if ((id = idmap_put(&x->thr, e->decor, 0, NULL)) < 0)
-				goto nomem;
-			if (x->dense_thr) {
-				/* A child beyond them is the shared thread. */
-				int rc = fold(x, e, id, RB_TID_MAX, &x->thr,
-				    &st->folded_thread_events, many_threads);
-				if (rc < 0)
-					return -1;
-				out->decor = rc ? RB_TID_MAX : (uint64_t)id;
-			}
-		}
+		/* A child beyond them is the shared thread. */
+		if (x->use_thr && renumber(x, e, &x->thr, e->decor,
+		    x->dense_thr, RB_TID_MAX, &st->folded_thread_events,
+		    many_threads, &out->decor) < 0)
+			return -1;
 		break;
 	case RB_D_LOCK:
 		if (x->use_lock) {
 			if ((id = idmap_put(&x->lock, e->decor, 0, NULL)) < 0)
-				goto nomem;
+				return map_nomem(x, e);
 			if (x->dense_lock)
 				out->decor = (uint64_t)id;
 		}
@@ -958,41 +975,27 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 			id = idmap_put(&x->var, e->decor, e->addr ? e->size :
 			    NATIVE_WIDTH, NULL);
 			if (id < 0)
-				goto nomem;
+				return map_nomem(x, e);
 			if (x->dense_var)
 				out->decor = (uint64_t)id;
 		}
 		if (x->use_varval &&
 		    idmap_put(&x->varval, out->decor, 0, NULL) < 0)
-			goto nomem;
+			return map_nomem(x, e);
 		/* (variable, thread) in one word: 34 + 10 bits. */
 		if (x->use_shared && idmap_put(&x->shared, out->decor <<
 		    RB_TID_BITS | out->tid, 0, NULL) < 0)
-			goto nomem;
+			return map_nomem(x, e);
 		break;
 	default:
 		break;
 	}
-	if (e->lockind == LOC_NONE) {
+	if (e->lockind == LOC_NONE)
 		out->loc = 0;
-	} else if (x->use_loc) {
-		if ((id = idmap_put(&x->loc, e->loc, 0, NULL)) < 0)
-			goto nomem;
-		if (x->dense_loc) {
-			int rc = fold(x, e, id, RB_LOC_MAX, &x->loc,
-			    &st->folded_loc_events, "strict: more than 32768 "
-			    "distinct locations: they do not fit RapidBin's "
-			    "15-bit location (--no-pc leaves code addresses "
-			    "out)");
-			if (rc < 0)
-				return -1;
-			out->loc = rc ? RB_LOC_MAX : (uint64_t)id;
-		}
-	}
+	else if (x->use_loc && renumber(x, e, &x->loc, e->loc, x->dense_loc,
+	    RB_LOC_MAX, &st->folded_loc_events, many_locs, &out->loc) < 0)
+		return -1;
 	return 0;
-nomem:
-	return map_fail(x, e, "out of memory (or more than 2^32 distinct "
-	    "ids)");
 }
 
 /*

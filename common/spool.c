@@ -39,7 +39,8 @@ tp_spool_init(struct tp_spool *s, size_t mem, struct tp_err *err)
 	memset(s, 0, sizeof *s);
 	s->fd = -1;
 	s->err = err;
-	s->mem = s->cap = mem != 0 ? mem : TP_SPOOL_CAP;
+	s->mem = mem != 0 ? mem : TP_SPOOL_CAP;
+	s->cap = s->mem < TP_SPOOL_FIRST ? s->mem : TP_SPOOL_FIRST;
 	if ((s->buf = malloc(s->cap)) == NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory for the spool");
 	return 0;
@@ -121,6 +122,18 @@ tp_spool_put_slow(struct tp_spool *s, const void *p, size_t n)
 	if (s->reading)
 		return tp_fail(s->err, TP_EXIT_FAIL, "spool written after a "
 		    "rewind");
+	if (s->len + hl + n > s->cap && s->cap < s->mem) {
+		/* The memory part grows (doubling) before anything spills. */
+		size_t want = s->len + hl + n, c = s->cap;
+		unsigned char *nb;
+		while (c < want && c < s->mem)
+			c = c > s->mem / 2 ? s->mem : 2 * c;
+		if ((nb = realloc(s->buf, c)) == NULL)
+			return tp_fail(s->err, TP_EXIT_FAIL, "out of memory "
+			    "for the spool");
+		s->buf = nb;
+		s->cap = c;
+	}
 	if (s->len + hl + n > s->mem && spool_flush(s) < 0)
 		return -1;
 	if (hl + n > s->mem) {

@@ -19,11 +19,12 @@
 #include "diag.h"
 
 #define TP_SPOOL_CAP (1u << 20)	/* default memory part */
+#define TP_SPOOL_FIRST (4u << 10)	/* buf's size at first: it grows */
 
 struct tp_spool {
 	unsigned char *buf;
 	size_t cap;		/* size of buf */
-	size_t mem;		/* the memory part: buf's size while writing */
+	size_t mem;		/* the memory part: buf grows up to it */
 	size_t len, pos;	/* bytes held in buf; next record to read */
 	int fd;			/* temporary file, -1 while all in memory */
 	int reading;		/* rewound once: records are only read now */
@@ -44,7 +45,7 @@ static inline int
 tp_spool_put(struct tp_spool *s, const void *p, size_t n)
 {
 	/* The common case: a short record with room for it in memory. */
-	if (n < 0x80 && s->len + 1 + n <= s->mem && !s->reading) {
+	if (n < 0x80 && s->len + 1 + n <= s->cap && !s->reading) {
 		s->buf[s->len] = (unsigned char)n;
 		memcpy(s->buf + s->len + 1, p, n);
 		s->len += 1 + n;

@@ -204,13 +204,26 @@ struct thr {
 	unsigned char unk[TRAC_MAX_SLOTS];
 };
 
+/* The entries are made as threads come (most traces have a few). */
 struct thr_tab {
 	unsigned n;
 	uint64_t clock;
-	struct thr t[TRAC_THREADS];
+	struct thr *t[TRAC_THREADS];
 };
 
-/* The entry of thread tid (*found: it was there), made if needed. */
+static void
+thr_tab_free(struct thr_tab *tt)
+{
+	if (tt != NULL)
+		for (unsigned i = 0; i < tt->n; i++)
+			free(tt->t[i]);
+	free(tt);
+}
+
+/*
+ * The entry of thread tid (*found: it was there), made if needed; its
+ * registers are set by the caller.  NULL when out of memory.
+ */
 static struct thr *
 thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 {
@@ -219,7 +232,7 @@ thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 
 	*found = 0;
 	for (i = 0; i < tt->n; i++) {
-		t = &tt->t[i];
+		t = tt->t[i];
 		if (t->tid == tid) {
 			*found = 1;
 			goto use;
@@ -227,7 +240,13 @@ thr_get(struct thr_tab *tt, uint32_t tid, int *found)
 		if (lru == NULL || t->used_at < lru->used_at)
 			lru = t;
 	}
-	t = tt->n < TRAC_THREADS ? &tt->t[tt->n++] : lru;
+	if (tt->n < TRAC_THREADS) {
+		if ((t = malloc(sizeof *t)) == NULL)
+			return NULL;
+		tt->t[tt->n++] = t;
+	} else {
+		t = lru;
+	}
 	t->tid = tid;
 	t->have_seq = 0;
 	t->nunk = 0;
@@ -529,7 +548,8 @@ dec_fill(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
 	return avail;
 }
 
-static void
+/* 0, or -1 out of memory. */
+static int
 emit_insn(struct dec *d, const struct blk *b)
 {
 	const struct trac_arch *a = d->a;
@@ -554,7 +574,8 @@ emit_insn(struct dec *d, const struct blk *b)
 			d->thr->last_seq = d->seq - 1;
 			d->thr->have_seq = 1;
 		}
-		d->thr = thr_get(d->tt, tid, &known);
+		if ((d->thr = thr_get(d->tt, tid, &known)) == NULL)
+			return -1;
 		back = d->thr;
 	}
 	for (i = 0; i < b->nreg; i++)
@@ -668,6 +689,7 @@ emit_insn(struct dec *d, const struct blk *b)
 	d->st->full_dumps += full;
 	if (b->tid_in == 2)
 		d->st->repaired_tids++;
+	return 0;
 }
 
 /* The fault is near a block that reads better with a hidden thread id. */
@@ -1035,12 +1057,15 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 		d.prev_flag = b.tid_in == 1;
 		d.prev_marker = b.tid_in == 1 && b.nreg != d.a->nslots &&
 		    d.have_tid && b.tid == d.tid;
-		emit_insn(&d, &b);
+		if (emit_insn(&d, &b) < 0) {
+			tp_fail(err, TP_EXIT_FAIL, "out of memory");
+			goto fail;
+		}
 		in->pos += b.len;
 		st->blocks++;
 	}
 	free(d.ubuf);
-	free(d.tt);
+	thr_tab_free(d.tt);
 	if (d.in_failed) {
 		/* The blocks before it are out: now the gzip error. */
 		*err = d.inerr;
@@ -1051,7 +1076,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	return 0;
 fail:
 	free(d.ubuf);
-	free(d.tt);
+	thr_tab_free(d.tt);
 	if (d.in_failed && cut) {
 		/* Cut by the gzip error, not by the recording. */
 		*err = d.inerr;
@@ -1444,7 +1469,8 @@ insn_state(struct enc *e, int have_pc, uint64_t pc)
 	if (sw) {
 		if (t != NULL)
 			memcpy(t->v, e->state, size);
-		e->thr = t = thr_get(e->tt, e->ptid, &found);
+		if ((e->thr = t = thr_get(e->tt, e->ptid, &found)) == NULL)
+			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 	}
 	/*
 	 * A thread's first instruction: its state is its stored and ctx.
@@ -1907,7 +1933,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	r->err = err;
 	e->r = r;
 	rc = encode_records(e);
-	free(e->tt);
+	thr_tab_free(e->tt);
 	free(e->buf);
 	free(e->rec);
 	free(e);

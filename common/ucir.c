@@ -1362,18 +1362,11 @@ struct enc {
 #define IS(k) (e->rec->kindlen == sizeof k - 1 && \
 	memcmp(e->rec->kind, k, sizeof k - 1) == 0)
 
-/* A record the replay format cannot hold: counted, or an error. */
+/* A record the replay format cannot hold: 1 (counted), or -1 (--strict). */
 static int
 enc_skip(struct enc *e, const char *why)
 {
-	if (e->opts->strict)
-		return tr_fail(e->r, e->rec, NULL, "%s: not expressible in a "
-		    "Usercorn replay file", why);
-	if (e->st->skipped++ == 0) {
-		e->st->first_skip_line = e->rec->lineno;
-		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
-	}
-	return 1;
+	return tr_skip(e->r, e->rec, &e->st->skipped, "%s", why) < 0 ? -1 : 1;
 }
 
 static int
@@ -1995,6 +1988,8 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
+	st->skipped.strict = opts->strict;
+	st->skipped.cannot = "not expressible in a Usercorn replay file";
 	if ((e = calloc(1, sizeof *e)) == NULL ||
 	    (e->rec = malloc(sizeof *e->rec)) == NULL) {
 		free(e);

@@ -118,8 +118,7 @@ struct ucir_enc_stats {
 	uint64_t records;	/* records read, comments and blanks excluded */
 	uint64_t frames, frames_made;	/* written; made without ucir-frame */
 	uint64_t ops;
-	uint64_t skipped, first_skip_line;
-	char first_skip[120];
+	struct tr_skips skipped;	/* records the format cannot hold */
 	uint64_t unnested;	/* depth= records whose syscall was gone */
 	int header_made;	/* the stream had no ucir-header */
 };

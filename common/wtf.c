@@ -96,11 +96,29 @@ struct wtf_def {
 
 #define NAME_BUCKETS 4096
 
+/*
+ * Definitions by wire id, in pages made on first use: a trace uses a few
+ * of the 65536 ids, and a table of them all would be cleared and walked
+ * for every trace.
+ */
+#define WIRE_PAGE 256
+
 struct deftab {
-	struct wtf_def *wire[WTF_MAX_WIRE + 1];
+	struct wtf_def **wire[(WTF_MAX_WIRE + 1) / WIRE_PAGE];
 	struct wtf_def *bucket[NAME_BUCKETS];
 	unsigned ndefs;
 };
+
+/* The definition of wire id w (any number), or NULL. */
+static struct wtf_def *
+def_at(const struct deftab *t, uint32_t w)
+{
+	struct wtf_def **page;
+
+	if (w > WTF_MAX_WIRE || (page = t->wire[w / WIRE_PAGE]) == NULL)
+		return NULL;
+	return page[w % WIRE_PAGE];
+}
 
 static uint32_t
 name_hash(const void *s, size_t n)
@@ -250,23 +268,22 @@ name_is(const struct wtf_def *d, const char *s)
 
 /*
  * A string value as tv_str writes it, into a buffer of QUOTED_MAX bytes:
- * its length, or -1 when out of memory.
+ * its length.
  */
-static long
+static size_t
 fmt_str(char *dst, const char *s, size_t n)
 {
-	struct tp_out o;
-	size_t len;
+	char *d = dst;
+	size_t used;
 
-	/* The text writer's escaping, into memory through a scratch output. */
-	if (tp_out_open_discard(&o) < 0)
-		return -1;
-	tv_str(&o, s, n);
-	len = o.len;
-	memcpy(dst, o.buf, len);
-	o.len = 0;
-	tp_out_close(&o, 0, NULL);
-	return (long)len;
+	if (tp_bare_ok(s, n)) {
+		memcpy(dst, s, n);
+		return n;
+	}
+	*d++ = '"';
+	d = tp_fmt_qbody(d, d + 4 * n, s, n, &used);
+	*d++ = '"';
+	return (size_t)(d - dst);
 }
 
 /*
@@ -283,7 +300,6 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	struct wtf_def *d;
 	size_t size, keys = 0;
 	int nargs, i, j;
-	long flen;
 	char *p;
 
 	nargs = parse_sig(sig_null ? NULL : sig, siglen, a, why);
@@ -314,12 +330,7 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	}
 	d->namefield = p;
 	memcpy(p, " name=", 6);
-	if ((flen = fmt_str(p + 6, name, namelen)) < 0) {
-		free(d);
-		*why = "out of memory";
-		return NULL;
-	}
-	d->namefieldlen = 6 + (size_t)flen;
+	d->namefieldlen = 6 + fmt_str(p + 6, name, namelen);
 	p += d->namefieldlen;
 	for (i = 0; i < nargs; i++) {
 		struct wtf_argdef *ad = &d->arg[i];
@@ -386,15 +397,24 @@ deftab_unlink(struct deftab *t, struct wtf_def *d)
 	}
 }
 
-/* Enter d; a definition of the same wire id is replaced. */
-static void
+/*
+ * Enter d; a definition of the same wire id is replaced.  0, or -1 when
+ * out of memory (d freed).
+ */
+static int
 deftab_put(struct deftab *t, struct wtf_def *d)
 {
 	struct wtf_def **b = &t->bucket[d->hash % NAME_BUCKETS], *e;
+	struct wtf_def ***page = &t->wire[d->wire / WIRE_PAGE], **slot;
 
-	if (t->wire[d->wire] != NULL) {
-		deftab_unlink(t, t->wire[d->wire]);
-		free(t->wire[d->wire]);
+	if (*page == NULL && (*page = calloc(WIRE_PAGE, sizeof **page)) == NULL) {
+		free(d);
+		return -1;
+	}
+	slot = &(*page)[d->wire % WIRE_PAGE];
+	if (*slot != NULL) {
+		deftab_unlink(t, *slot);
+		free(*slot);
 	} else {
 		t->ndefs++;
 	}
@@ -405,7 +425,8 @@ deftab_put(struct deftab *t, struct wtf_def *d)
 	d->latest = 1;
 	d->next = *b;
 	*b = d;
-	t->wire[d->wire] = d;
+	*slot = d;
+	return 0;
 }
 
 /* The most recent live definition of a name, or NULL. */
@@ -423,8 +444,13 @@ deftab_name(const struct deftab *t, const char *name, size_t n)
 static void
 deftab_free(struct deftab *t)
 {
-	for (unsigned w = 0; w <= WTF_MAX_WIRE; w++)
-		free(t->wire[w]);
+	for (unsigned p = 0; p < (WTF_MAX_WIRE + 1) / WIRE_PAGE; p++) {
+		if (t->wire[p] == NULL)
+			continue;
+		for (unsigned w = 0; w < WIRE_PAGE; w++)
+			free(t->wire[p][w]);
+		free(t->wire[p]);
+	}
 }
 
 /*
@@ -443,9 +469,8 @@ deftab_init(struct deftab *t, const char **why)
 	memset(t, 0, sizeof *t);
 	d = def_new(WTF_WIRE_DEFINE, 0, 0x28, "wtf.event#define", 16,
 	    define_sig, sizeof define_sig - 1, 0, why);
-	if (d == NULL)
+	if (d == NULL || deftab_put(t, d) < 0)
 		return -1;
-	deftab_put(t, d);
 	t->ndefs = 0;
 	return 0;
 }
@@ -454,7 +479,7 @@ deftab_init(struct deftab *t, const char **why)
 static int
 same_as_define(const struct deftab *t, const struct wtf_def *d)
 {
-	const struct wtf_def *w = t->wire[WTF_WIRE_DEFINE];
+	const struct wtf_def *w = def_at(t, WTF_WIRE_DEFINE);
 
 	if (!name_is(d, "wtf.event#define") || d->nargs != w->nargs)
 		return 0;
@@ -969,9 +994,10 @@ dec_define(struct dec *d, const struct defrec *r, uint64_t off)
 				    r->wire);
 			}
 	}
-	if (d->defs.wire[r->wire] != NULL && r->wire != WTF_WIRE_DEFINE)
+	if (def_at(&d->defs, r->wire) != NULL && r->wire != WTF_WIRE_DEFINE)
 		d->st->redefined++;
-	deftab_put(&d->defs, def);
+	if (deftab_put(&d->defs, def) < 0)
+		return dec_nomem(d);
 	d->st->defines++;
 	return 0;
 }
@@ -1199,7 +1225,7 @@ legacy_records(struct dec *d)
 			}
 			b = in->buf + in->pos;
 			wire = tp_get_be16(b);
-			def = d->defs.wire[wire];
+			def = def_at(&d->defs, wire);
 			if (def == NULL) {
 				d->err->index = d->rec_index;
 				d->err->unit = "record";
@@ -1659,7 +1685,7 @@ cff_events(struct dec *d, const unsigned char *b, size_t len, uint64_t boff)
 			    "left in the event buffer");
 		wire = tp_get_le32(s);
 		time = tp_get_le32(s + 4);
-		def = wire <= WTF_MAX_WIRE ? d->defs.wire[wire] : NULL;
+		def = def_at(&d->defs, wire);
 		if (def == NULL)
 			return dec_fail(d, off, "undefined wire id %u", wire);
 		n = cff_args_slots(d, def, s + 8, nslots - i - 2, &next, &why);
@@ -2058,17 +2084,11 @@ enc_nomem(struct enc *e)
 	return tp_fail(e->err, TP_EXIT_FAIL, "out of memory");
 }
 
-/* Skip a record a trace cannot hold (an error with --strict). */
+/* Skip a record a trace cannot hold: 0, or -1 (--strict). */
 static int
 enc_skip(struct enc *e, const struct tr_rec *rec, const char *why)
 {
-	if (e->opts->strict)
-		return tr_fail(e->r, rec, NULL, "%s (--strict)", why);
-	if (e->st->skipped++ == 0) {
-		e->st->first_skip_line = rec->lineno;
-		snprintf(e->st->first_skip, sizeof e->st->first_skip, "%s", why);
-	}
-	return 0;
+	return tr_skip(e->r, rec, &e->st->skipped, "%s", why);
 }
 
 static const struct tr_field *
@@ -2881,7 +2901,8 @@ enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 				return tr_fail(e->r, rec, NULL, "char and wchar "
 				    "have no legacy encoding");
 			}
-	deftab_put(&e->defs, def);
+	if (deftab_put(&e->defs, def) < 0)
+		return enc_nomem(e);
 	return 0;
 }
 
@@ -3132,10 +3153,10 @@ infer_type(const char *v, size_t n)
 static uint32_t
 free_wire(const struct enc *e, uint32_t hint)
 {
-	if (hint >= 2 && hint <= WTF_MAX_WIRE && e->defs.wire[hint] == NULL)
+	if (hint >= 2 && hint <= WTF_MAX_WIRE && def_at(&e->defs, hint) == NULL)
 		return hint;
 	for (uint32_t w = 2; w <= WTF_MAX_WIRE; w++)
-		if (e->defs.wire[w] == NULL)
+		if (def_at(&e->defs, w) == NULL)
 			return w;
 	return 0;
 }
@@ -3318,7 +3339,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if ((wf = find_key(rec, "wire", 4)) != NULL) {
 		if (get_u32(e, rec, wf, &wire) < 0)
 			return -1;
-		if (wire <= WTF_MAX_WIRE && (def = e->defs.wire[wire]) != NULL &&
+		if ((def = def_at(&e->defs, wire)) != NULL &&
 		    (def->namelen != namelen || memcmp(def->name, s, namelen)))
 			def = NULL;
 	} else {
@@ -3646,6 +3667,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	e->r = r;
 	e->out = out;
 	e->opts = opts ? opts : &defaults;
+	st->skipped.strict = e->opts->strict;
+	st->skipped.cannot = "not expressible in a WTF trace";
 	e->st = st;
 	e->err = err;
 	if (deftab_init(&e->defs, &why) < 0) {
@@ -3672,8 +3695,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		else if (tr_is(rec, "wtf-header"))
 			rc = do_header(e, rec);
 		else
-			rc = enc_skip(e, rec, "a record kind a WTF trace has no "
-			    "place for");
+			rc = tr_skip(r, rec, &st->skipped, "record kind "
+			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
 		if (rc < 0)
 			break;
 	}

@@ -89,9 +89,7 @@ struct wtf_enc_stats {
 	uint64_t events;	/* event records written, definitions included */
 	uint64_t inferred;	/* definitions made up from events */
 	uint64_t zones_added;	/* wtf.zone#create/#set records added */
-	uint64_t skipped;	/* records a trace cannot hold */
-	uint64_t first_skip_line;
-	char first_skip[120];
+	struct tr_skips skipped;	/* records a trace cannot hold */
 };
 
 /*

@@ -50,27 +50,15 @@ report(const void *stats, int failed)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "lenient", no_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct dial9_dec_opts opts;
 	static struct dial9_dec_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("lenient", 'l', &opts.lenient),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "dial9", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "l", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			opts.lenient = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

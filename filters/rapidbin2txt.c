@@ -79,31 +79,17 @@ report(const void *stats, int failed)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "strict", no_argument, NULL, 's' },
-		{ "allow-truncated", no_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct rapidbin_dec_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("strict", 's', &opts.strict),
+		TP_FLAG("allow-truncated", 't', &opts.allow_truncated),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "rapidbin", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
+	int first = tp_getopts(&job, argc, argv);
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "st", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 's':
-			opts.strict = 1;
-			break;
-		case 't':
-			opts.allow_truncated = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
 	opts.count = tp_verbosity >= 2;
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_run(&job, argc - first, argv + first);
 }

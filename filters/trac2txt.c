@@ -66,31 +66,16 @@ report(const void *stats, int failed)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "allow-truncated", no_argument, NULL, 't' },
-		{ "repair-tid", no_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct trac_dec_opts opts;
 	static struct trac_dec_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("allow-truncated", 't', &opts.allow_truncated),
+		TP_FLAG("repair-tid", 'r', &opts.repair_tid),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "trac", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "tr", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 't':
-			opts.allow_truncated = 1;
-			break;
-		case 'r':
-			opts.repair_tid = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

@@ -31,11 +31,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that dial9 cannot hold (first: "
-		    "line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skipped_line,
-		    st->first_skipped_kind);
+	tp_warn_skips(&st->skipped);
 	tp_note("%llu records: %llu events in %llu frames; added %llu "
 	    "headers, %llu inferred schemas, %llu resets, %llu pooled strings, "
 	    "%llu pooled stacks", (unsigned long long)st->records,
@@ -50,27 +46,15 @@ report(const void *stats, int failed)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "strict", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct dial9_enc_opts opts;
 	static struct dial9_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("strict", 's', &opts.strict),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "dial9", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 's':
-			opts.strict = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

@@ -90,47 +90,32 @@ commit_meta(struct tp_err *err)
 	return tp_out_close(&meta, 1, err);
 }
 
+static const char *meta_path;
+
+static void
+set_meta(const char *arg)
+{
+	if (arg[0] == '\0' || (arg[0] == '-' && arg[1] == '\0'))
+		tp_usage_error(help, "--meta needs a file name");
+	meta_path = arg;
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "dense", no_argument, NULL, 'd' },
-		{ "meta", required_argument, NULL, 'm' },
-		{ "no-pc", no_argument, NULL, 'P' },
-		{ "strict", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct rapidbin_enc_opts opts;
 	static struct rapidbin_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("dense", 'd', &opts.dense),
+		TP_ARG("meta", 'm', set_meta),
+		TP_FLAG("no-pc", 'P', &opts.no_pc),
+		TP_FLAG("strict", 's', &opts.strict),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "rapidbin", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	const char *meta_path = NULL;
-	int c, status;
-
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "dm:Ps",
-	    longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			opts.dense = 1;
-			break;
-		case 'm':
-			meta_path = optarg;
-			break;
-		case 'P':
-			opts.no_pc = 1;
-			break;
-		case 's':
-			opts.strict = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	if (meta_path != NULL && (meta_path[0] == '\0' ||
-	    (meta_path[0] == '-' && meta_path[1] == '\0')))
-		tp_usage_error(help, "--meta needs a file name");
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
+	int first = tp_getopts(&job, argc, argv), status;
 
 	if (meta_path != NULL) {
 		if ((status = tp_open_output(&meta, meta_path, 0)) != 0)
@@ -139,7 +124,7 @@ main(int argc, char **argv)
 		opts.meta = &meta;
 		job.commit = commit_meta;
 	}
-	status = tp_run(&job, argc - optind, argv + optind);
+	status = tp_run(&job, argc - first, argv + first);
 	if (meta_open)
 		tp_out_close(&meta, 0, NULL);
 	return status;

@@ -50,34 +50,27 @@ report(const void *stats, int failed)
 		    st->lossy == 1 ? " carries" : "s carry");
 }
 
+static struct std_enc_opts opts;
+
+static void
+set_all(const char *arg)
+{
+	(void)arg;
+	opts.keep_branch = opts.keep_request = 1;
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "keep-request", no_argument, NULL, 'r' },
-		{ "all", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static struct std_enc_opts opts;
 	static struct std_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("keep-request", 'r', &opts.keep_request),
+		TP_CALL("all", 'a', set_all),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "std", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "ra",
-	    longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			opts.keep_branch = 1;
-			/* FALLTHROUGH */
-		case 'r':
-			opts.keep_request = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

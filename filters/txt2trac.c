@@ -62,37 +62,27 @@ report(const void *stats, int failed)
 		    "(the stream held no insn record)");
 }
 
+static struct trac_enc_opts opts;
+
+static void
+set_arch(const char *arg)
+{
+	if ((opts.arch = trac_arch_find(arg, strlen(arg))) == NULL)
+		tp_usage_error(help, "unsupported arch '%s' (x64 or x86)", arg);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "arch", required_argument, NULL, 'a' },
-		{ "strict", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static struct trac_enc_opts opts;
 	static struct trac_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_ARG("arch", 'a', set_arch),
+		TP_FLAG("strict", 's', &opts.strict),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "trac", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:s", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			opts.arch = trac_arch_find(optarg, strlen(optarg));
-			if (opts.arch == NULL)
-				tp_usage_error(help, "unsupported arch '%s' "
-				    "(x64 or x86)", optarg);
-			break;
-		case 's':
-			opts.strict = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

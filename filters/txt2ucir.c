@@ -40,10 +40,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that a replay file cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->unnested > 0)
 		tp_warn("%llu records with depth= whose syscall is not in the "
 		    "stream were placed one level up",
@@ -53,63 +50,65 @@ report(const void *stats, int failed)
 	tp_note("%llu records: %llu frames (%llu made here), %llu ops, "
 	    "%llu skipped", (unsigned long long)st->records,
 	    (unsigned long long)st->frames, (unsigned long long)st->frames_made,
-	    (unsigned long long)st->ops, (unsigned long long)st->skipped);
+	    (unsigned long long)st->ops, (unsigned long long)st->skipped.count);
+}
+
+static struct ucir_enc_opts opts;
+
+static void
+set_arch(const char *arg)
+{
+	if (ucir_regs_find(arg, strlen(arg)) == NULL ||
+	    strlen(arg) > UCIR_NAME_LEN)
+		tp_usage_error(help, "unsupported arch '%s'", arg);
+	opts.arch = arg;
+}
+
+static void
+set_os(const char *arg)
+{
+	if (strlen(arg) > UCIR_NAME_LEN)
+		tp_usage_error(help, "os name longer than %d bytes",
+		    UCIR_NAME_LEN);
+	opts.os = arg;
+}
+
+static void
+set_level(const char *arg)
+{
+	opts.level_plus1 = (int)tp_opt_number(help, "--level", arg, 0, 9) + 1;
+}
+
+static void
+set_frame_ops(const char *arg)
+{
+	opts.frame_ops = (unsigned)tp_opt_number(help, "--frame-ops", arg, 1,
+	    UINT32_MAX);
+}
+
+static void
+set_max_frame(const char *arg)
+{
+	opts.max_frame = (size_t)tp_opt_number(help, "--max-frame", arg, 1,
+	    1ull << 32);
 }
 
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "arch", required_argument, NULL, 'a' },
-		{ "os", required_argument, NULL, 'O' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "frame-ops", required_argument, NULL, 'n' },
-		{ "max-frame", required_argument, NULL, 'm' },
-		{ "strict", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static struct ucir_enc_opts opts;
 	static struct ucir_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_ARG("arch", 'a', set_arch),
+		TP_ARG("os", 'O', set_os),
+		TP_ARG("level", 'l', set_level),
+		TP_ARG("frame-ops", 'n', set_frame_ops),
+		TP_ARG("max-frame", 'm', set_max_frame),
+		TP_FLAG("strict", 's', &opts.strict),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "ucir", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "a:O:l:n:m:s",
-	    longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (ucir_regs_find(optarg, strlen(optarg)) == NULL ||
-			    strlen(optarg) > UCIR_NAME_LEN)
-				tp_usage_error(help, "unsupported arch '%s'",
-				    optarg);
-			opts.arch = optarg;
-			break;
-		case 'O':
-			if (strlen(optarg) > UCIR_NAME_LEN)
-				tp_usage_error(help, "os name longer than %d bytes",
-				    UCIR_NAME_LEN);
-			opts.os = optarg;
-			break;
-		case 'l':
-			opts.level_plus1 = (int)tp_opt_number(help, "--level",
-			    optarg, 0, 9) + 1;
-			break;
-		case 'n':
-			opts.frame_ops = (unsigned)tp_opt_number(help,
-			    "--frame-ops", optarg, 1, UINT32_MAX);
-			break;
-		case 'm':
-			opts.max_frame = (size_t)tp_opt_number(help,
-			    "--max-frame", optarg, 1, 1ull << 32);
-			break;
-		case 's':
-			opts.strict = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

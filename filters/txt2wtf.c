@@ -32,10 +32,7 @@ report(const void *stats, int failed)
 
 	if (failed)
 		return;
-	if (st->skipped > 0)
-		tp_warn("%llu records skipped that a WTF trace cannot hold "
-		    "(first: line %llu, %s)", (unsigned long long)st->skipped,
-		    (unsigned long long)st->first_skip_line, st->first_skip);
+	tp_warn_skips(&st->skipped);
 	if (st->inferred > 0)
 		tp_note("%llu event definitions inferred from the events",
 		    (unsigned long long)st->inferred);
@@ -44,30 +41,21 @@ report(const void *stats, int failed)
 	    "legacy v3" : "chunked v10", (unsigned long long)st->records,
 	    (unsigned long long)st->events,
 	    (unsigned long long)st->zones_added,
-	    (unsigned long long)st->skipped);
+	    (unsigned long long)st->skipped.count);
 }
 
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "strict", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct wtf_enc_opts opts;
 	static struct wtf_enc_stats st;
+	static const struct tp_option options[] = {
+		TP_FLAG("strict", 's', &opts.strict),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "wtf", .dir = TP_ENCODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "s", longopts,
-	    NULL)) != -1) {
-		if (c == 's')
-			opts.strict = 1;
-		else
-			tp_opt_common(c, &job.com, help);
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

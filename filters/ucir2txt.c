@@ -54,35 +54,27 @@ report(const void *stats, int failed)
 	    (unsigned long long)st->syscalls);
 }
 
+static struct ucir_dec_opts opts;
+
+static void
+set_max_frame(const char *arg)
+{
+	opts.max_frame = (size_t)tp_opt_number(help, "--max-frame", arg, 1,
+	    1ull << 32);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "max-frame", required_argument, NULL, 'm' },
-		{ "check-level", no_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 }
-	};
-	static struct ucir_dec_opts opts;
 	static struct ucir_dec_stats st;
+	static const struct tp_option options[] = {
+		TP_ARG("max-frame", 'm', set_max_frame),
+		TP_FLAG("check-level", 'c', &opts.verify_level),
+		{ NULL }
+	};
 	struct tp_job job = { .format = "ucir", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
+	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .options = options };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "m:c", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			opts.max_frame = (size_t)tp_opt_number(help,
-			    "--max-frame", optarg, 1, 1ull << 32);
-			break;
-		case 'c':
-			opts.verify_level = 1;
-			break;
-		default:
-			tp_opt_common(c, &job.com, help);
-		}
-	}
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

@@ -47,19 +47,10 @@ report(const void *stats, int failed)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
 	static struct wtf_dec_opts opts;
 	static struct wtf_dec_stats st;
 	struct tp_job job = { .format = "wtf", .dir = TP_DECODE,
 	    .help = help, .opts = &opts, .stats = &st, .report = report };
-	int c;
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
-	    NULL)) != -1)
-		tp_opt_common(c, &job.com, help);
-	return tp_run(&job, argc - optind, argv + optind);
+	return tp_main(&job, argc, argv);
 }

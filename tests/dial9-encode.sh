@@ -75,9 +75,9 @@ is "$(cat wtf.txt)" "$(printf 'event name=wtf.scope#enter ts=5 tid=3 args={a:"1"
 
 # Records dial9 cannot hold: skipped and counted, or an error with --strict.
 printf 'insn tid=1 pc=0x10\nevent name=E v=1\n' | txt2dial9 > s.bin 2> s.err
-is "$?:$(cat s.err)" "0:txt2dial9: 1 records skipped that dial9 cannot hold (first: line 1, insn)" "a foreign record is skipped and counted"
+is "$?:$(cat s.err)" '0:txt2dial9: 1 record skipped, not expressible in a dial9 trace (first at line 1: record kind "insn")' "a foreign record is skipped and counted"
 printf 'insn tid=1 pc=0x10\n' | txt2dial9 --strict > /dev/null 2> s.err
-is "$?:$(cat s.err)" "1:txt2dial9: <stdin>:1: a insn record has no dial9 form" "--strict: an error"
+is "$?:$(cat s.err)" '1:txt2dial9: <stdin>:1: record kind "insn": not expressible in a dial9 trace' "--strict: an error"
 
 # Bad text: the line and the column of the value.
 bad() {	# NAME TEXT WANT

@@ -20,84 +20,21 @@
  * 4. The input compressed with gzip (one member, or two split where the
  *    input says) reads as the same lines as the input itself.
  *
- * Written lines are captured in a memfd (or an unlinked temporary file):
- * struct tp_out writes to a file descriptor.
+ * Written lines are captured with tests/fuzz.h.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <sys/mman.h>
-
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <zlib.h>
 
-#include "text.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAXDEPTH 64		/* the reader's nesting limit */
-
-/* ------------------------------------------------------- captured output */
-
-/*
- * One output for every line written, reused (a fresh one per line would
- * cost a half-megabyte buffer each).  What it flushes (a line longer than
- * TP_OUT_BUF) goes to a memfd or an unlinked temporary file.
- */
-static struct tp_out capout;
-static int cap_open_once, cap_dirty;
-
-static struct tp_out *
-cap_begin(void)
-{
-	if (!cap_open_once) {
-		tp_out_open_discard(&capout);
-#ifdef MFD_CLOEXEC
-		capout.fd = memfd_create("fuzz-text", MFD_CLOEXEC);
-#endif
-		if (capout.fd < 0) {
-			FILE *fp = tmpfile();
-			if (fp == NULL || (capout.fd = dup(fileno(fp))) < 0)
-				abort();
-			fclose(fp);
-		}
-		cap_open_once = 1;
-	}
-	if (cap_dirty && (ftruncate(capout.fd, 0) < 0 ||
-	    lseek(capout.fd, 0, SEEK_SET) < 0))
-		abort();
-	cap_dirty = 0;
-	capout.len = 0;
-	capout.written = 0;
-	return &capout;
-}
-
-/* Everything written since cap_begin(), in a malloc'd buffer. */
-static char *
-cap_take(size_t *len)
-{
-	size_t flushed = (size_t)capout.written, n = flushed + capout.len, got = 0;
-	char *b;
-
-	if ((b = malloc(n + 1)) == NULL)
-		abort();
-	while (got < flushed) {
-		ssize_t r = pread(capout.fd, b + got, flushed - got, (off_t)got);
-		if (r <= 0)
-			abort();
-		got += (size_t)r;
-	}
-	memcpy(b + flushed, capout.buf, capout.len);
-	cap_dirty = flushed > 0;
-	*len = n;
-	return b;
-}
 
 /* ------------------------------------------------------- reading spans */
 

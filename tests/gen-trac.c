@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
+
 #define MAX_SLOTS 216
 
 struct arch {
@@ -40,25 +42,6 @@ static const unsigned char x86_pad[] = { 40, 47, 146, 149, 154, 159, 164,
     169, 174, 179, 184, 187, 211 };
 static const struct arch x64 = { "x64", 8, 172, 16, 17, x64_pad, 13 };
 static const struct arch x86 = { "x86", 4, 216, 8, 9, x86_pad, 13 };
-
-static uint64_t rng_state;
-
-static uint64_t
-rnd(void)
-{
-	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* 0 .. n-1 */
-static unsigned
-below(unsigned n)
-{
-	return (unsigned)(rnd() % n);
-}
 
 static int
 chance(unsigned percent)

@@ -35,6 +35,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "rng.h"
+
 #ifdef HAVE_SNAPPY
 #include <snappy-c.h>
 #endif
@@ -71,24 +73,6 @@ static const struct arch archs[] = {
 	    { 18, "pc" } }, { 17, "sr" } },
 };
 #define NARCH (sizeof archs / sizeof archs[0])
-
-static uint64_t rng_state;
-
-static uint64_t
-rnd(void)
-{
-	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static unsigned
-below(unsigned n)
-{
-	return (unsigned)(rnd() % n);
-}
 
 /* ------------------------------------------------------------- buffers */
 

@@ -22,7 +22,7 @@ gen-trac --blocks 30 --seed 2 > x.trace64
 trac2txt x.trace64 > x.txt
 txt2ucir x.txt > x.ucir 2> warn
 ok $? "trac2txt's text encodes"
-grep -q 'records skipped that a replay file cannot hold' warn; ok $? "what it cannot hold is counted: $(cat warn)"
+grep -q 'records skipped, not expressible in a Usercorn replay file (first at line' warn; ok $? "what it cannot hold is counted: $(cat warn)"
 is "$(ucir2txt x.ucir | grep -c '^insn')" "$(grep -c '^insn' x.txt)" "every x64dbg instruction"
 ucir2txt x.ucir | grep '^insn' | sed 's/.* pc=\([^ ]*\) size=\([0-9]*\).*/\1 \2/' > got
 grep '^insn' x.txt | sed 's/.* pc=\([^ ]*\) bytes=\([0-9a-f]*\).*/\1 \2/' |

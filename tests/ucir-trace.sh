@@ -43,7 +43,7 @@ fi
 # The text encodes into a replay, with what it cannot hold counted.
 txt2ucir big.txt > r.ucir 2> warn.txt
 ok $? "trace text encodes into a replay"
-grep -q 'records skipped that a replay file cannot hold (first: line [0-9]*, ucir-jmp' warn.txt
+grep -q 'records skipped, not expressible in a Usercorn replay file (first at line [0-9]*: ucir-jmp' warn.txt
 ok $? "jmp, prot and reads without data are skipped and counted: $(cat warn.txt)"
 ucir2txt r.ucir > r.txt
 ok $? "the replay decodes"

@@ -39,14 +39,14 @@ ok $? "-v counts the inferred definitions"
 # and counted; --strict makes it an error.
 printf 'event name=e v="s"\nevent name=e v=[1,2]\nevent name=e v="t" w=1\ninsn tid=1 pc=0x10\n' > in.txt
 txt2wtf in.txt > b.wtf 2> err.txt
-is "$? $(cat err.txt)" '0 txt2wtf: 3 records skipped that a WTF trace cannot hold (first: line 2, a value its inferred definition cannot hold: field "v": "[1,2]": not a string)' \
+is "$? $(cat err.txt)" '0 txt2wtf: 3 records skipped, not expressible in a WTF trace (first at line 2: a value its inferred definition cannot hold: field "v": "[1,2]": not a string)' \
     "records that do not fit are skipped and counted"
 is "$(wtf2txt b.wtf | grep -c '^event')" 1 "the record that fits is written"
 txt2wtf --strict in.txt > /dev/null 2> err.txt
-is "$? $(cat err.txt)" '1 txt2wtf: in.txt:2: a value its inferred definition cannot hold: field "v": "[1,2]": not a string (--strict)' \
+is "$? $(cat err.txt)" '1 txt2wtf: in.txt:2: a value its inferred definition cannot hold: field "v": "[1,2]": not a string: not expressible in a WTF trace' \
     "--strict: the first record that does not fit is an error"
 printf 'event name=e v="s"\ninsn tid=1 pc=0x10\n' | txt2wtf --strict > /dev/null 2> err.txt
-is "$? $(cat err.txt)" '1 txt2wtf: <stdin>:2: a record kind a WTF trace has no place for (--strict)' \
+is "$? $(cat err.txt)" '1 txt2wtf: <stdin>:2: record kind "insn": not expressible in a WTF trace' \
     "--strict: another format's record kind is an error"
 
 # The stream's own definitions: values are checked against their types.
