@@ -219,6 +219,41 @@ parse_ts(const struct tm_input *t, const char *v, size_t vl, uint64_t *ts,
 	    "unsigned 64-bit number", vl > 40 ? 40 : (int)vl, v);
 }
 
+static int
+hold(struct tm_input *t)
+{
+	if (t->heldlen + t->len + 1 > t->heldcap) {
+		size_t cap = t->heldcap ? t->heldcap : 4096;
+		char *nh;
+		while (cap < t->heldlen + t->len + 1)
+			cap *= 2;
+		if ((nh = realloc(t->held, cap)) == NULL)
+			return -1;
+		t->held = nh;
+		t->heldcap = cap;
+	}
+	memcpy(t->held + t->heldlen, t->line, t->len);
+	t->held[t->heldlen + t->len] = '\n';
+	t->heldlen += t->len + 1;
+	return 0;
+}
+
+static int
+emit_held(struct tm_merge *m, size_t i, struct tp_out *out,
+    struct tp_err *err)
+{
+	struct tm_input *t = &m->in[i];
+	const char *p = t->held, *end = t->held + t->heldlen, *nl;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (emit(m, i, p, (size_t)(nl - p), out, err) < 0)
+			return -1;
+	}
+	t->heldlen = 0;
+	return 0;
+}
+
 /*
  * Read input i on to its next timed record, writing the lines without
  * ts on the way; push it on the heap.  At the end of the input nothing
@@ -232,10 +267,15 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 	size_t vl;
 	int rc;
 
+	t->heldlen = 0;
 	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
 		uint64_t ts;
 		if (!timed(t->line, t->len, &v, &vl)) {
-			if (emit(m, i, t->line, t->len, out, err) < 0)
+			/* In a sorted run they wait for the record after them. */
+			if (m->runs != NULL && hold(t) < 0)
+				return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+			if (m->runs == NULL &&
+			    emit(m, i, t->line, t->len, out, err) < 0)
 				return -1;
 			continue;
 		}
@@ -261,6 +301,8 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 		heap_push(m, i);
 		return 0;
 	}
+	if (rc == 0 && emit_held(m, i, out, err) < 0)
+		return -1;
 	return rc;
 }
 
@@ -488,7 +530,8 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 		}
 	while (m->nheap > 0) {
 		i = heap_pop(m);
-		if (emit(m, i, m->in[i].line, m->in[i].len, out, err) < 0 ||
+		if (emit_held(m, i, out, err) < 0 ||
+		    emit(m, i, m->in[i].line, m->in[i].len, out, err) < 0 ||
 		    advance(m, i, out, err) < 0) {
 			m->failed = m->in[i].origin;
 			return -1;
@@ -502,8 +545,10 @@ tm_free(struct tm_merge *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nruns; i++)
+	for (i = 0; i < m->nruns; i++) {
 		tp_in_close(&m->runs[i].in);
+		free(m->runs[i].held);
+	}
 	free(m->runs);
 	idmap_free(&m->assign);
 	idmap_free(&m->used);

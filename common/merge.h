@@ -36,6 +36,8 @@ struct tm_input {
 	uint64_t ts;		/* its ts */
 	uint64_t prev_ts;	/* the ts of the timed record before it */
 	int started;		/* a timed record was read */
+	char *held;		/* runs: the lines without time before it */
+	size_t heldlen, heldcap;
 	uint64_t backwards;	/* records whose ts is below the one before */
 	uint64_t first_back_line, first_back_ts, first_back_prev;
 };
