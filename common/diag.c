@@ -2,19 +2,60 @@
  * Diagnostics: one line each, "prog: name: where: what".
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
+#include "output.h"
 
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;
+
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+/* Remove the temporary outputs, then die by the same signal. */
+static void
+on_signal(int sig)
+{
+	sigset_t set;
+
+	tp_out_unlink_temps();
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}
+
+/*
+ * A signal ignored when the program started (nohup, a background job)
+ * stays ignored, except SIGPIPE: a reader that went away ends the program
+ * quietly whatever the parent left behind.
+ */
+static void
+catch_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+		if (caught[i] != SIGPIPE &&
+		    sigaction(caught[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(caught[i], &sa, NULL);
+	}
+}
 
 void
 tp_setprog(char *argv0)
 {
 	char *name;
 
+	catch_signals();
 	if (argv0 == NULL || *argv0 == '\0')
 		return;
 	name = strrchr(argv0, '/');

@@ -20,49 +20,15 @@
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
-/* The outputs with a temporary file, walked by the signal handler. */
+/* The outputs with a temporary file, walked by tp_out_unlink_temps. */
 static struct tp_out *volatile live;
 
-static void
-on_signal(int sig)
+void
+tp_out_unlink_temps(void)
 {
-	sigset_t set;
-
 	for (struct tp_out *o = live; o != NULL; o = o->next)
 		if (o->tmppath != NULL)
 			unlink(o->tmppath);
-	/* Die by the same signal, as if it had not been caught. */
-	signal(sig, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-}
-
-/*
- * Once per process.  A signal ignored when the program started (nohup,
- * a background job) stays ignored, except SIGPIPE: a reader that went
- * away ends the program quietly whatever the parent left behind.
- */
-static void
-catch_signals(void)
-{
-	static int done;
-	struct sigaction sa, old;
-
-	if (done)
-		return;
-	done = 1;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
-		if (caught[i] != SIGPIPE &&
-		    sigaction(caught[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(caught[i], &sa, NULL);
-	}
 }
 
 /* The list changes with the caught signals held back. */
@@ -165,7 +131,6 @@ open_temporary(struct tp_out *o, struct tp_err *err)
 		return open_fail(o, err, ENOMEM, "cannot open", NULL);
 	memcpy(o->tmppath, o->path, n);
 	memcpy(o->tmppath + n, ".XXXXXX", sizeof ".XXXXXX");
-	catch_signals();
 	hold_signals(&old);
 	o->fd = mkstemp(o->tmppath);
 	e = errno;
@@ -222,7 +187,6 @@ open_path(struct tp_out *o, const char *path, int binary, struct tp_err *err)
 	/* A device, a FIFO: written as it is, where it is. */
 	free(o->path);
 	o->path = NULL;
-	catch_signals();
 	o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
 	    (exists && S_ISREG(st.st_mode) ? O_TRUNC : 0));
 	if (o->fd < 0)
@@ -253,8 +217,7 @@ tp_out_open(struct tp_out *o, const char *path, int binary,
 			    "binary data to a terminal (use -o FILE or a "
 			    "redirection)");
 		}
-		catch_signals();
-		o->fd = 1;
+			o->fd = 1;
 	} else if (open_path(o, path, binary, err) < 0) {
 		return -1;
 	}

@@ -11,10 +11,10 @@
  * The module never prints, exits or raises.  A write error is kept in the
  * object (sticky: later writes are dropped) and returned by tp_out_close
  * with the error filled in.  Temporary files belong to their object and go
- * with it: tp_out_close without commit removes them, and so does the
- * handler tp_out_open installs for SIGINT, SIGTERM, SIGHUP and SIGPIPE,
- * which then lets the program die by the same signal (a closed pipe, | head,
- * ends a program quietly).
+ * with it: tp_out_close without commit removes them, and so does
+ * tp_out_unlink_temps, which the program's handler for SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE calls (tp_setprog installs it) before the program
+ * dies by the same signal (a closed pipe, | head, ends a program quietly).
  */
 #ifndef TP_OUTPUT_H
 #define TP_OUTPUT_H
@@ -113,5 +113,8 @@ tp_out_puts(struct tp_out *o, const char *s)
 int tp_out_seekable(const struct tp_out *o);
 /* Write n bytes at absolute output offset off (flushes first). */
 void tp_out_pwrite(struct tp_out *o, const void *p, size_t n, uint64_t off);
+
+/* Remove every live temporary file: async-signal-safe, for a handler. */
+void tp_out_unlink_temps(void);
 
 #endif
