@@ -2,7 +2,6 @@
  * k-way merge of trace text streams by ts.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -320,10 +319,27 @@ struct unit {
 struct run {
 	char *text;
 	size_t len, cap;
+	char *out;		/* the sorted text on its way to the file */
+	size_t room;
 	struct unit *u;
 	size_t n, ucap;
 	size_t open;		/* start of the lines waiting for a record */
 };
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
 
 static int
 unit_cmp(const void *a, const void *b)
@@ -358,7 +374,6 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 	const char *dir = getenv("TMPDIR");
 	struct tm_input *t;
 	char *path;
-	FILE *f = NULL;
 	size_t k;
 	int fd, bad;
 
@@ -376,18 +391,25 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 	    NULL)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	strcpy(stpcpy(path, dir), "/txtmerge-run.XXXXXX");
-	if ((fd = mkstemp(path)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
+	if ((fd = mkstemp(path)) < 0) {
 		free(path);
 		return run_syserr(err, "create");
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	for (k = 0; k < r->n; k++)
-		fwrite(r->text + r->u[k].off, 1, r->u[k].len, f);
-	bad = ferror(f) | fclose(f);
+	/* The units in order, gathered into writes of about 1 MiB. */
+	for (k = 0, bad = 0; k < r->n && !bad;) {
+		size_t len = 0;
+		if (r->u[k].len > r->room) {	/* a unit longer than that */
+			bad = write_all(fd, r->text + r->u[k].off, r->u[k].len);
+			k++;
+			continue;
+		}
+		for (; k < r->n && len + r->u[k].len <= r->room; k++) {
+			memcpy(r->out + len, r->text + r->u[k].off, r->u[k].len);
+			len += r->u[k].len;
+		}
+		bad = write_all(fd, r->out, len);
+	}
+	bad |= close(fd);
 	t = &m->runs[m->nruns];
 	memset(t, 0, sizeof *t);
 	if (bad || tp_in_open(&t->in, path, err) < 0) {
@@ -503,11 +525,15 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 		in[i].origin = i;
 	}
 	if (opts->sort) {
-		struct run r = { NULL, 0, 0, NULL, 0, 0, 0 };
+		struct run r = { NULL, 0, 0, NULL, 1 << 20, NULL, 0, 0, 0 };
+
+		if ((r.out = malloc(r.room)) == NULL)
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		for (i = 0; i < n; i++)
 			if (sort_input(m, i, &r, out, err) < 0)
 				break;
 		free(r.text);
+		free(r.out);
 		free(r.u);
 		if (i < n) {
 			m->failed = i;
