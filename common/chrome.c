@@ -180,12 +180,32 @@ flush_run(struct tc *c, struct thread *t)
 	tp_out_puts(c->o, "}}");
 }
 
+/*
+ * The args written in c->scratch kept in s after its first at bytes
+ * (none when they outgrew the scratch buffer).  0, or -1 out of memory.
+ */
+static int
+keep_args(struct tc *c, struct open_slice *s, size_t at)
+{
+	size_t n = c->scratch.written > 0 ? 0 : c->scratch.len;
+
+	if (at + n > s->argscap) {
+		char *na = realloc(s->args, at + n);
+		if (na == NULL)
+			return -1;
+		s->args = na;
+		s->argscap = at + n;
+	}
+	memcpy(s->args + at, c->scratch.buf, n);
+	s->argslen = at + n;
+	return 0;
+}
+
 static int
 open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen, const struct tr_rec *rec)
 {
 	struct open_slice *s;
-	size_t n;
 
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 8;
@@ -206,17 +226,7 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	c->scratch.len = 0;
 	c->scratch.written = 0;
 	put_args(&c->scratch, rec);
-	n = c->scratch.written > 0 ? 0 : c->scratch.len;
-	if (n > s->argscap) {
-		char *na = realloc(s->args, n);
-		if (na == NULL)
-			return -1;
-		s->args = na;
-		s->argscap = n;
-	}
-	memcpy(s->args, c->scratch.buf, n);
-	s->argslen = n;
-	return 0;
+	return keep_args(c, s, 0);
 }
 
 static void
@@ -387,7 +397,7 @@ append_data(struct tc *c, struct thread *t, const struct tr_rec *rec)
 	    *v = tr_find(rec, "value");
 	struct open_slice *s;
 	char key[TC_NAME];
-	size_t keylen, n;
+	size_t keylen;
 
 	if (t->n == 0 || k == NULL || v == NULL || k->vallen == 0 ||
 	    k->vallen > sizeof key || k->val[0] != '"' || tr_str(c->r, rec, k, key, sizeof key,
@@ -403,19 +413,8 @@ append_data(struct tc *c, struct thread *t, const struct tr_rec *rec)
 	tp_out_putc(&c->scratch, '}');
 	if (c->scratch.written > 0)
 		return 0;
-	if (s->argslen)
-		s->argslen--;	/* the closing brace, written again */
-	n = s->argslen + c->scratch.len;
-	if (n > s->argscap) {
-		char *na = realloc(s->args, n);
-		if (na == NULL)
-			return -1;
-		s->args = na;
-		s->argscap = n;
-	}
-	memcpy(s->args + s->argslen, c->scratch.buf, c->scratch.len);
-	s->argslen = n;
-	return 1;
+	/* Over the closing brace, which the new arg writes again. */
+	return keep_args(c, s, s->argslen ? s->argslen - 1 : 0) < 0 ? -1 : 1;
 }
 
 static int

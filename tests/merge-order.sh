@@ -26,13 +26,14 @@ same_file r12.txt r12.want "streams without ts: one after the other"
 
 # Three streams of 400,000 records, with ties and comments, against an
 # independent merge: sort -m -s on ts (the lines without ts left out).
-gen() {	# SEED RECORDS THREADS
-	awk -v seed="$1" -v n="$2" -v tids="$3" 'BEGIN {
-		srand(seed); ts = 1773850000000000000
+gen() {	# SEED RECORDS THREADS [LATE: ts up to LATE ns early]
+	# %.0f: mawk's %d stops at 2^31 - 1; these ts stay below 2^53.
+	awk -v seed="$1" -v n="$2" -v tids="$3" -v late="${4:-0}" 'BEGIN {
+		srand(seed); ts = 1773850000000000
 		print "hdr src=" seed
 		for (i = 0; i < n; i++) {
 			ts += int(rand() * 3)
-			printf "ev ts=%d tid=%d seq=%d src=%d\n", ts, int(rand() * tids), i, seed
+			printf "ev ts=%.0f tid=%d seq=%d src=%d\n", late ? ts - int(rand() * late) : ts, int(rand() * tids), i, seed
 			if (i % 99991 == 7) print "# mark " seed " " i
 		}
 	}'
@@ -78,20 +79,9 @@ fi
 
 # --sort: three unsorted streams of 400,000 records (each ts up to 1 us
 # early), cut into runs of 1 MB, against sort -s (ties in input order).
-gen_late() {	# SEED RECORDS THREADS
-	awk -v seed="$1" -v n="$2" -v tids="$3" 'BEGIN {
-		srand(seed); ts = 1773850000000000000
-		print "hdr src=" seed
-		for (i = 0; i < n; i++) {
-			ts += int(rand() * 3)
-			printf "ev ts=%d tid=%d seq=%d src=%d\n", ts - int(rand() * 1000), int(rand() * tids), i, seed
-			if (i % 99991 == 7) print "# before " seed " " i + 1
-		}
-	}'
-}
-gen_late 1 400000 4 > u1.txt
-gen_late 2 400000 4 > u2.txt
-gen_late 3 400000 8 > u3.txt
+gen 1 400000 4 1000 > u1.txt
+gen 2 400000 4 1000 > u2.txt
+gen 3 400000 8 1000 > u3.txt
 txtmerge --sort --run-size 1000000 u1.txt u2.txt u3.txt > us.txt 2> us.err
 is "$(wc -l < us.txt | tr -d ' '):$(cat us.err)" "$(cat u1.txt u2.txt u3.txt | wc -l | tr -d ' '):" \
     "--sort, 1.2 M unsorted records: every line written once, quietly"
@@ -99,7 +89,7 @@ cat u1.txt u2.txt u3.txt | grep '^ev' | LC_ALL=C sort -s -t= -k2,2n > uwant.ev
 grep '^ev' us.txt > ugot.ev
 same_file ugot.ev uwant.ev "--sort, 48 runs: the order of sort -s (ties in input order)"
 # A line without ts goes with the record after it (definitions before use).
-awk '/^# before/ { want = " seq=" $4 " src=" $3 "$"; n++; next }
+awk '/^# mark/ { want = " seq=" $4 + 1 " src=" $3 "$"; n++; next }
 	want != "" { if ($0 !~ want) bad++; want = "" } END { print n + 0, bad + 0 }' us.txt > marks
 is "$(cat marks)" "15 0" "--sort: each comment right before the record of its input it preceded"
 txtmerge --sort u1.txt u2.txt u3.txt | cmp -s - us.txt
