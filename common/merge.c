@@ -493,11 +493,13 @@ sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
 		if (has_ts && parse_ts(t, v, vl, &ts, err) < 0)
 			return -1;
 		t->started = 1;
+		/* A full run goes when the next record comes: the last one
+		   keeps the lines after the input's last record. */
+		if (has_ts && r->open >= cap && flush_run(m, i, r, err) < 0)
+			return -1;
 		if (run_add(r, t->line, t->len) < 0 ||
 		    (has_ts && run_unit(r, ts) < 0))
 			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		if (has_ts && r->len >= cap && flush_run(m, i, r, err) < 0)
-			return -1;
 	}
 	if (rc < 0)
 		return -1;

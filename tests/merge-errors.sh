@@ -40,6 +40,10 @@ is "$(ls runs | wc -l | tr -d ' ')" 0 "no temporary file left"
 TMPDIR=$PWD/no/such/dir txtmerge --sort a.txt b.txt > /dev/null 2> err; rc=$?
 like "$rc:$(cat err)" "2:txtmerge: a.txt: cannot create a sorted run in $PWD/no/such/dir: No such file or directory" \
     "a TMPDIR that cannot be written: exit 2, said"
+printf 'ev ts=3 n=c1\n# before c2\nev ts=1 n=c2\n# after c2\n' > c.txt
+txtmerge --sort --run-size 1 c.txt a.txt > out
+is "$(cat out | tr '\n' '|')" "# before c2|ev ts=1 n=c2|# after c2|ev ts=1 n=a1|ev ts=3 n=c1|ev ts=4 n=a2|" \
+    "--sort, a run per record: a comment goes with the record after it, the last ones with the last record, ties to the first FILE"
 txtmerge --sort --run-size 0 a.txt > /dev/null 2>&1
 is "$?" 2 "--run-size 0 is a usage error"
 
