@@ -366,7 +366,8 @@ pairing(const char *name, size_t n, char *out, size_t *outlen)
 	if (stem + kl + (size_t)(name + n - colon) > TC_NAME)
 		return -1;
 	memcpy(out, name, stem);
-	memcpy(out + stem, pair_word[k].keep, kl);
+	if (kl > 0)	/* memcpy takes no NULL, even for 0 bytes */
+		memcpy(out + stem, pair_word[k].keep, kl);
 	memcpy(out + stem + kl, colon, (size_t)(name + n - colon));
 	*outlen = stem + kl + (size_t)(name + n - colon);
 	return pair_word[k].opens;
