@@ -196,7 +196,8 @@ keep_args(struct tc *c, struct open_slice *s, size_t at)
 		s->args = na;
 		s->argscap = at + n;
 	}
-	memcpy(s->args + at, c->scratch.buf, n);
+	if (n > 0)	/* s->args is NULL while no args were kept */
+		memcpy(s->args + at, c->scratch.buf, n);
 	s->argslen = at + n;
 	return 0;
 }
@@ -238,7 +239,7 @@ end_slice(struct tc *c, struct thread *t, const struct open_slice *s,
 	put_dur(c, c->now > s->start ? c->now - s->start : 0);
 	if (unfinished)
 		tp_out_puts(c->o, ",\"args\":{\"unfinished\":true}");
-	else
+	else if (s->argslen > 0)	/* args is NULL while none were kept */
 		tp_out_write(c->o, s->args, s->argslen);
 	tp_out_putc(c->o, '}');
 }
