@@ -17,7 +17,7 @@
 
 #define TC_NAME 256		/* bytes of a slice name kept to reopen it */
 
-enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT };
+enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT, SL_SCOPE };
 
 struct open_slice {
 	int type;
@@ -180,12 +180,33 @@ flush_run(struct tc *c, struct thread *t)
 	tp_out_puts(c->o, "}}");
 }
 
+/*
+ * The args written in c->scratch kept in s after its first at bytes
+ * (none when they outgrew the scratch buffer).  0, or -1 out of memory.
+ */
+static int
+keep_args(struct tc *c, struct open_slice *s, size_t at)
+{
+	size_t n = c->scratch.written > 0 ? 0 : c->scratch.len;
+
+	if (at + n > s->argscap) {
+		char *na = realloc(s->args, at + n);
+		if (na == NULL)
+			return -1;
+		s->args = na;
+		s->argscap = at + n;
+	}
+	if (n > 0)	/* s->args is NULL while no args were kept */
+		memcpy(s->args + at, c->scratch.buf, n);
+	s->argslen = at + n;
+	return 0;
+}
+
 static int
 open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen, const struct tr_rec *rec)
 {
 	struct open_slice *s;
-	size_t n;
 
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 8;
@@ -206,18 +227,7 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	c->scratch.len = 0;
 	c->scratch.written = 0;
 	put_args(&c->scratch, rec);
-	n = c->scratch.written > 0 ? 0 : c->scratch.len;
-	if (n > s->argscap) {
-		char *na = realloc(s->args, n);
-		if (na == NULL)
-			return -1;
-		s->args = na;
-		s->argscap = n;
-	}
-	if (n > 0)
-		memcpy(s->args, c->scratch.buf, n);
-	s->argslen = n;
-	return 0;
+	return keep_args(c, s, 0);
 }
 
 static void
@@ -225,10 +235,11 @@ end_slice(struct tc *c, struct thread *t, const struct open_slice *s,
     int unfinished)
 {
 	head(c, "X", s->name, s->namelen, t, s->start);
-	put_dur(c, c->now - s->start);
+	/* Streams out of time order (dial9's) may end a slice earlier. */
+	put_dur(c, c->now > s->start ? c->now - s->start : 0);
 	if (unfinished)
 		tp_out_puts(c->o, ",\"args\":{\"unfinished\":true}");
-	else
+	else if (s->argslen > 0)	/* args is NULL while none were kept */
 		tp_out_write(c->o, s->args, s->argslen);
 	tp_out_putc(c->o, '}');
 }
@@ -262,7 +273,7 @@ static void
 instant(struct tc *c, struct thread *t, const char *name, size_t namelen,
     const struct tr_rec *rec)
 {
-	head(c, "i", name, namelen, t, c->now);
+	head(c, "I", name, namelen, t, c->now);
 	tp_out_puts(c->o, ",\"s\":\"t\"");
 	put_args(c->o, rec);
 	tp_out_putc(c->o, '}');
@@ -310,30 +321,102 @@ field_u64(struct tc *c, const struct tr_rec *rec, const char *key,
 	return tr_u64(c->r, rec, f, v) < 0 ? -1 : 1;
 }
 
-/* Event names that open and close a slice: PollStart ... PollEnd. */
+/*
+ * Event names that open and close a slice: a word at the end of the
+ * name (before an "Event" suffix and before a ":detail" tail), as in
+ * PollStartEvent..PollEndEvent (dial9), SpanEnter:site..SpanExit:site,
+ * wtf.timing#frameStart..frameEnd.  The slice is named without the word,
+ * but a park is named after it: WorkerParkEvent..WorkerUnparkEvent is
+ * the slice WorkerPark.
+ */
 static const struct {
-	const char *suffix;
+	const char *word;
 	int opens;
-} pair_suffix[] = {
-	{ "Start", 1 }, { "Begin", 1 }, { "Enter", 1 }, { "#enter", 1 },
-	{ "End", 0 }, { "Stop", 0 }, { "Leave", 0 }, { "#leave", 0 },
+	const char *keep;	/* kept in the slice's name: this open word */
+} pair_word[] = {
+	{ "Start", 1, NULL }, { "Begin", 1, NULL }, { "Enter", 1, NULL },
+	{ "Park", 1, "Park" },
+	{ "End", 0, NULL }, { "Stop", 0, NULL }, { "Exit", 0, NULL },
+	{ "Leave", 0, NULL }, { "Unpark", 0, "Park" },
 };
 
-/* 1 opens, 0 closes (stem length in *stem), -1 neither. */
+/*
+ * 1 opens, 0 closes, -1 neither; the slice's name (at most TC_NAME
+ * bytes) in out.
+ */
 static int
-pairing(const char *name, size_t n, size_t *stem)
+pairing(const char *name, size_t n, char *out, size_t *outlen)
 {
-	size_t k;
+	const char *colon = memchr(name, ':', n);
+	size_t head = colon ? (size_t)(colon - name) : n, k, wl, stem, kl;
 
-	for (k = 0; k < sizeof pair_suffix / sizeof pair_suffix[0]; k++) {
-		size_t sl = strlen(pair_suffix[k].suffix);
-		if (n > sl && memcmp(name + n - sl, pair_suffix[k].suffix,
-		    sl) == 0) {
-			*stem = n - sl;
-			return pair_suffix[k].opens;
-		}
+	if (head > 5 && memcmp(name + head - 5, "Event", 5) == 0)
+		head -= 5;
+	for (k = 0; k < sizeof pair_word / sizeof pair_word[0]; k++) {
+		wl = strlen(pair_word[k].word);
+		if (head > wl && memcmp(name + head - wl, pair_word[k].word,
+		    wl) == 0)
+			break;
 	}
-	return -1;
+	if (k == sizeof pair_word / sizeof pair_word[0])
+		return -1;
+	stem = head - wl;
+	kl = pair_word[k].keep ? strlen(pair_word[k].keep) : 0;
+	if (colon == NULL)
+		colon = name + n;
+	if (stem + kl + (size_t)(name + n - colon) > TC_NAME)
+		return -1;
+	memcpy(out, name, stem);
+	if (kl > 0)	/* memcpy takes no NULL, even for 0 bytes */
+		memcpy(out + stem, pair_word[k].keep, kl);
+	memcpy(out + stem + kl, colon, (size_t)(name + n - colon));
+	*outlen = stem + kl + (size_t)(name + n - colon);
+	return pair_word[k].opens;
+}
+
+static int
+ends_with(const char *s, size_t n, const char *tail)
+{
+	size_t tl = strlen(tail);
+
+	return n >= tl && memcmp(s + n - tl, tail, tl) == 0;
+}
+
+/* An integer field whose value may be anything else: 1 when it is one. */
+static int
+peek_u64(const struct tr_rec *rec, const char *key, uint64_t *v)
+{
+	const struct tr_field *f = tr_find(rec, key);
+
+	return f != NULL && tp_parse_u64(f->val, f->vallen, v) == 0;
+}
+
+/* wtf.scope#appendData: name=value into the args of the open scope. */
+static int
+append_data(struct tc *c, struct thread *t, const struct tr_rec *rec)
+{
+	const struct tr_field *k = tr_find(rec, "arg.name"),
+	    *v = tr_find(rec, "value");
+	struct open_slice *s;
+	char key[TC_NAME];
+	size_t keylen;
+
+	if (t->n == 0 || k == NULL || v == NULL || k->vallen == 0 ||
+	    k->vallen > sizeof key || k->val[0] != '"' || tr_str(c->r, rec, k, key, sizeof key,
+	    &keylen) < 0)
+		return 0;
+	s = &t->stack[t->n - 1];
+	c->scratch.len = 0;
+	c->scratch.written = 0;
+	tp_out_puts(&c->scratch, s->argslen ? "," : ",\"args\":{");
+	tp_json_put_str(&c->scratch, key, keylen);
+	tp_out_putc(&c->scratch, ':');
+	nj_put_value(&c->scratch, v->val, v->vallen);
+	tp_out_putc(&c->scratch, '}');
+	if (c->scratch.written > 0)
+		return 0;
+	/* Over the closing brace, which the new arg writes again. */
+	return keep_args(c, s, s->argslen ? s->argslen - 1 : 0) < 0 ? -1 : 1;
 }
 
 static int
@@ -429,20 +512,46 @@ record(struct tc *c, const struct tr_rec *rec, int kind)
 		return 0;
 	case TK_EVENT: {
 		const struct tr_field *f = tr_find(rec, "name");
-		size_t stem = 0;
+		char slice[TC_NAME];
+		size_t slicelen;
 		int how = -1;
 
 		/* Named by name= when it is a string short enough to pair. */
 		if (f == NULL || f->vallen == 0 || f->vallen > TC_NAME ||
 		    f->val[0] == '[' || f->val[0] == '{') {
 			namelen = (size_t)(stpcpy(name, "event") - name);
+		} else if (tr_str(c->r, rec, f, name, TC_NAME, &namelen) < 0) {
+			return -1;
+		}
+		/* WTF scopes: scope=N opens, the #leave of scope N closes. */
+		if (peek_u64(rec, "scope", &v)) {
+			if (!ends_with(name, namelen, "#leave")) {
+				/* wtf.scope#enter is named by its argument. */
+				f = tr_find(rec, "arg.name");
+				if (ends_with(name, namelen, "#enter") &&
+				    f != NULL && f->vallen > 0 &&
+				    f->vallen <= TC_NAME && f->val[0] == '"' &&
+				    tr_str(c->r, rec, f,
+				    slice, TC_NAME, &slicelen) == 0)
+					return open_slice(c, t, SL_SCOPE, v,
+					    slice, slicelen, rec);
+				return open_slice(c, t, SL_SCOPE, v, name,
+				    namelen, rec);
+			}
+			if (close_slice(c, t, SL_SCOPE, v, NULL, 0))
+				return 0;
+			c->st->unmatched++;
+		} else if (ends_with(name, namelen, "#appendData")) {
+			if ((rc = append_data(c, t, rec)) != 0)
+				return rc < 0 ? tp_fail(c->r->err, TP_EXIT_FAIL,
+				    "out of memory") : 0;
 		} else {
-			tr_str(c->r, rec, f, name, TC_NAME, &namelen);
-			how = pairing(name, namelen, &stem);
+			how = pairing(name, namelen, slice, &slicelen);
 		}
 		if (how == 1)
-			return open_slice(c, t, SL_EVENT, 0, name, stem, rec);
-		if (how == 0 && close_slice(c, t, SL_EVENT, 0, name, stem))
+			return open_slice(c, t, SL_EVENT, 0, slice, slicelen,
+			    rec);
+		if (how == 0 && close_slice(c, t, SL_EVENT, 0, slice, slicelen))
 			return 0;
 		instant(c, t, name, namelen, rec);
 		return 0;

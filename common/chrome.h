@@ -3,7 +3,8 @@
  * Format (the JSON that Perfetto UI, chrome://tracing and speedscope
  * open).  One track per thread (pid from input=, tid from tid=); begin
  * and end, acquire and release of a lock, and events that pair by name
- * (FooStart/FooEnd) as slices; fork and join as flow arrows; other
+ * (FooStart/FooEnd, PollStartEvent/PollEndEvent) or by scope (WTF's
+ * scope=N and its #leave) as slices; fork and join as flow arrows; other
  * events as instants with their fields as args; consecutive x64dbg
  * instructions in one address range as one slice.  Streaming: memory
  * holds the unfinished slices and one instruction run per thread.

@@ -1981,6 +1981,7 @@ enc_register(struct enc *e, const struct tr_rec *rec, uint32_t id)
 	struct schema *x;
 	int conflict;
 
+	(void)rec;
 	if (e->fb.nomem) {
 		enc_nomem(e);
 		return NULL;
@@ -1988,10 +1989,14 @@ enc_register(struct enc *e, const struct tr_rec *rec, uint32_t id)
 	x = seg_register(&e->seg, id, e->fb.p + 3, e->fb.len - 3, &e->seen,
 	    &e->seencap, &conflict);
 	if (conflict) {
-		tr_fail(e->r, rec, tr_find(rec, "id"), "type id %u is already "
-		    "registered in this segment with a different schema "
-		    "(a dial9-header record must come between)", id);
-		return NULL;
+		/*
+		 * Segments of merged or sorted streams meet (txtmerge): a
+		 * new segment holds the later schema.
+		 */
+		enc_segment(e, 1);
+		e->st->headers_added++;
+		x = seg_register(&e->seg, id, e->fb.p + 3, e->fb.len - 3,
+		    &e->seen, &e->seencap, &conflict);
 	}
 	if (x == NULL || enc_need_fields(e, x->nf) < 0) {
 		enc_nomem(e);

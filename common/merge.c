@@ -1,8 +1,10 @@
 /*
  * k-way merge of trace text streams by ts.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt.h"
 #include "merge.h"
@@ -129,7 +131,7 @@ renumber(struct tm_merge *m, size_t i, const char *line, size_t len,
 			return tp_fail(err, TP_EXIT_DATA, "field \"%s\": not an "
 			    "unsigned 64-bit number", k ? "child" : "tid");
 		}
-		if (map_tid(m, i, t, &nt, err) < 0)
+		if (map_tid(m, m->in[i].origin, t, &nt, err) < 0)
 			return -1;
 		if (nt == t)
 			continue;
@@ -178,10 +180,76 @@ emit(struct tm_merge *m, size_t i, const char *line, size_t len,
 			return tp_fail(err, TP_EXIT_DATA, "the record has an "
 			    "input field already (merged with --tag before?)");
 		}
-		tw_u64(out, "input", i);
+		tw_u64(out, "input", m->in[i].origin);
 	}
 	tw_end(out);
 	m->records++;
+	return 0;
+}
+
+/*
+ * 1 when the line has a time: a record with a ts (its value in *v) whose
+ * kind is not a format's structure record, named FORMAT-WHAT
+ * (dial9-schema's ts= is a flag, a wtf-define carries the time it was
+ * written): those keep their place, as lines without ts do.
+ */
+static int
+timed(const char *line, size_t len, const char **v, size_t *vl)
+{
+	const char *k = line;
+
+	if (is_comment(line, len))
+		return 0;
+	while (k < line + len && *k != ' ' && *k != '\t' && *k != '-')
+		k++;
+	return (k == line + len || *k != '-') &&
+	    tr_peek(line, len, "ts", 2, v, vl);
+}
+
+static int
+parse_ts(const struct tm_input *t, const char *v, size_t vl, uint64_t *ts,
+    struct tp_err *err)
+{
+	if (tp_parse_u64(v, vl, ts) == 0)
+		return 0;
+	err->line = t->r.lineno;
+	err->col = (uint64_t)(v - t->line) + 1;
+	return tp_fail(err, TP_EXIT_DATA, "field \"ts\": \"%.*s\": not an "
+	    "unsigned 64-bit number", vl > 40 ? 40 : (int)vl, v);
+}
+
+static int
+hold(struct tm_input *t)
+{
+	if (t->heldlen + t->len + 1 > t->heldcap) {
+		size_t cap = t->heldcap ? t->heldcap : 4096;
+		char *nh;
+		while (cap < t->heldlen + t->len + 1)
+			cap *= 2;
+		if ((nh = realloc(t->held, cap)) == NULL)
+			return -1;
+		t->held = nh;
+		t->heldcap = cap;
+	}
+	memcpy(t->held + t->heldlen, t->line, t->len);
+	t->held[t->heldlen + t->len] = '\n';
+	t->heldlen += t->len + 1;
+	return 0;
+}
+
+static int
+emit_held(struct tm_merge *m, size_t i, struct tp_out *out,
+    struct tp_err *err)
+{
+	struct tm_input *t = &m->in[i];
+	const char *p = t->held, *end = t->held + t->heldlen, *nl;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (emit(m, i, p, (size_t)(nl - p), out, err) < 0)
+			return -1;
+	}
+	t->heldlen = 0;
 	return 0;
 }
 
@@ -198,21 +266,20 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 	size_t vl;
 	int rc;
 
+	t->heldlen = 0;
 	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
 		uint64_t ts;
-		if (is_comment(t->line, t->len) ||
-		    !tr_peek(t->line, t->len, "ts", 2, &v, &vl)) {
-			if (emit(m, i, t->line, t->len, out, err) < 0)
+		if (!timed(t->line, t->len, &v, &vl)) {
+			/* In a sorted run they wait for the record after them. */
+			if (m->runs != NULL && hold(t) < 0)
+				return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+			if (m->runs == NULL &&
+			    emit(m, i, t->line, t->len, out, err) < 0)
 				return -1;
 			continue;
 		}
-		if (tp_parse_u64(v, vl, &ts) < 0) {
-			err->line = t->r.lineno;
-			err->col = (uint64_t)(v - t->line) + 1;
-			return tp_fail(err, TP_EXIT_DATA, "field \"ts\": \"%.*s\": "
-			    "not an unsigned 64-bit number", vl > 40 ? 40 :
-			    (int)vl, v);
-		}
+		if (parse_ts(t, v, vl, &ts, err) < 0)
+			return -1;
 		if (t->started && ts < t->prev_ts) {
 			if (m->opts.sort_check) {
 				err->line = t->r.lineno;
@@ -233,7 +300,212 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 		heap_push(m, i);
 		return 0;
 	}
+	if (rc == 0 && emit_held(m, i, out, err) < 0)
+		return -1;
 	return rc;
+}
+
+/* ---------------------------------------------------------------- sort */
+
+/*
+ * A timed record and the lines without time before it (headers, schemas,
+ * definitions: what the records after them use), in the run's text.
+ */
+struct unit {
+	uint64_t ts;
+	size_t off, len;
+};
+
+struct run {
+	char *text;
+	size_t len, cap;
+	char *out;		/* the sorted text on its way to the file */
+	size_t room;
+	struct unit *u;
+	size_t n, ucap;
+	size_t open;		/* start of the lines waiting for a record */
+};
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int
+unit_cmp(const void *a, const void *b)
+{
+	const struct unit *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int
+run_syserr(struct tp_err *err, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	int e = errno;
+
+	err->line = 0;
+	err->offset = TP_NONE;
+	return tp_fail(err, TP_EXIT_FAIL, "cannot %s a sorted run in %s: %s",
+	    what, dir != NULL && *dir != '\0' ? dir : "/tmp", strerror(e));
+}
+
+/*
+ * The run's units sorted into an unlinked temporary file, an input of the
+ * merge; the lines still waiting for a record move to the start.
+ */
+static int
+flush_run(struct tm_merge *m, size_t origin, struct run *r,
+    struct tp_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct tm_input *t;
+	char *path;
+	size_t k;
+	int fd, bad;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if (m->nruns % 16 == 0) {
+		struct tm_input *nr = realloc(m->runs,
+		    (m->nruns + 16) * sizeof *nr);
+		if (nr == NULL)
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		m->runs = nr;
+	}
+	qsort(r->u, r->n, sizeof *r->u, unit_cmp);
+	if ((path = malloc(strlen(dir) + sizeof "/txtmerge-run.XXXXXX")) ==
+	    NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	strcpy(stpcpy(path, dir), "/txtmerge-run.XXXXXX");
+	if ((fd = mkstemp(path)) < 0) {
+		free(path);
+		return run_syserr(err, "create");
+	}
+	/* The units in order, gathered into writes of about 1 MiB. */
+	for (k = 0, bad = 0; k < r->n && !bad;) {
+		size_t len = 0;
+		if (r->u[k].len > r->room) {	/* a unit longer than that */
+			bad = write_all(fd, r->text + r->u[k].off, r->u[k].len);
+			k++;
+			continue;
+		}
+		for (; k < r->n && len + r->u[k].len <= r->room; k++) {
+			memcpy(r->out + len, r->text + r->u[k].off, r->u[k].len);
+			len += r->u[k].len;
+		}
+		bad = write_all(fd, r->out, len);
+	}
+	bad |= close(fd);
+	t = &m->runs[m->nruns];
+	memset(t, 0, sizeof *t);
+	if (bad || tp_in_open(&t->in, path, err) < 0) {
+		unlink(path);
+		free(path);
+		return run_syserr(err, "write");
+	}
+	unlink(path);
+	free(path);
+	t->in.name = m->in[origin].in.name;
+	t->origin = origin;
+	m->nruns++;
+	memmove(r->text, r->text + r->open, r->len - r->open);
+	r->len -= r->open;
+	r->open = 0;
+	r->n = 0;
+	return 0;
+}
+
+static int
+run_add(struct run *r, const char *line, size_t len)
+{
+	if (r->len + len + 1 > r->cap) {
+		size_t cap = r->cap ? r->cap : 1 << 20;
+		char *nt;
+		while (cap < r->len + len + 1)
+			cap *= 2;
+		if ((nt = realloc(r->text, cap)) == NULL)
+			return -1;
+		r->text = nt;
+		r->cap = cap;
+	}
+	memcpy(r->text + r->len, line, len);
+	r->text[r->len + len] = '\n';
+	r->len += len + 1;
+	return 0;
+}
+
+/* The lines since r->open, ending in a record at ts, one unit. */
+static int
+run_unit(struct run *r, uint64_t ts)
+{
+	if (r->n == r->ucap) {
+		size_t uc = r->ucap ? 2 * r->ucap : 4096;
+		struct unit *nu = realloc(r->u, uc * sizeof *nu);
+		if (nu == NULL)
+			return -1;
+		r->u = nu;
+		r->ucap = uc;
+	}
+	r->u[r->n].ts = ts;
+	r->u[r->n].off = r->open;
+	r->u[r->n++].len = r->len - r->open;
+	r->open = r->len;
+	return 0;
+}
+
+/*
+ * Input i cut into sorted runs.  Its lines before the first timed record
+ * are written at once, as the merge would; its lines after the last one
+ * stay after it.
+ */
+static int
+sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
+    struct tp_err *err)
+{
+	struct tm_input *t = &m->in[i];
+	size_t cap = m->opts.run_bytes ? m->opts.run_bytes : TM_RUN_BYTES;
+	const char *v;
+	size_t vl;
+	uint64_t ts = 0;
+	int rc;
+
+	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
+		int has_ts = timed(t->line, t->len, &v, &vl);
+		if (!has_ts && !t->started) {
+			if (emit(m, i, t->line, t->len, out, err) < 0)
+				return -1;
+			continue;
+		}
+		if (has_ts && parse_ts(t, v, vl, &ts, err) < 0)
+			return -1;
+		t->started = 1;
+		/* A full run goes when the next record comes: the last one
+		   keeps the lines after the input's last record. */
+		if (has_ts && r->open >= cap && flush_run(m, i, r, err) < 0)
+			return -1;
+		if (run_add(r, t->line, t->len) < 0 ||
+		    (has_ts && run_unit(r, ts) < 0))
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	}
+	if (rc < 0)
+		return -1;
+	if (r->open < r->len && run_unit(r, ts) < 0)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	return r->n > 0 ? flush_run(m, i, r, err) : 0;
 }
 
 int
@@ -249,21 +521,47 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 	m->failed = n;
 	idmap_init(&m->assign);
 	idmap_init(&m->used);
-	if ((m->heap = malloc((n ? n : 1) * sizeof *m->heap)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	for (i = 0; i < n; i++) {
 		tr_init(&in[i].r, &in[i].in);
 		in[i].r.err = err;
-		if (advance(m, i, out, err) < 0) {
+		in[i].origin = i;
+	}
+	if (opts->sort) {
+		struct run r = { NULL, 0, 0, NULL, 1 << 20, NULL, 0, 0, 0 };
+
+		if ((r.out = malloc(r.room)) == NULL)
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		for (i = 0; i < n; i++)
+			if (sort_input(m, i, &r, out, err) < 0)
+				break;
+		free(r.text);
+		free(r.out);
+		free(r.u);
+		if (i < n) {
 			m->failed = i;
 			return -1;
 		}
+		/* Now the runs are the inputs: in FILE order, then cut order. */
+		m->in = m->runs;
+		m->n = m->nruns;
+		for (i = 0; i < m->n; i++) {
+			tr_init(&m->in[i].r, &m->in[i].in);
+			m->in[i].r.err = err;
+		}
 	}
+	if ((m->heap = malloc((m->n ? m->n : 1) * sizeof *m->heap)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	for (i = 0; i < m->n; i++)
+		if (advance(m, i, out, err) < 0) {
+			m->failed = m->in[i].origin;
+			return -1;
+		}
 	while (m->nheap > 0) {
 		i = heap_pop(m);
-		if (emit(m, i, in[i].line, in[i].len, out, err) < 0 ||
+		if (emit_held(m, i, out, err) < 0 ||
+		    emit(m, i, m->in[i].line, m->in[i].len, out, err) < 0 ||
 		    advance(m, i, out, err) < 0) {
-			m->failed = i;
+			m->failed = m->in[i].origin;
 			return -1;
 		}
 	}
@@ -273,6 +571,13 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 void
 tm_free(struct tm_merge *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->nruns; i++) {
+		tp_in_close(&m->runs[i].in);
+		free(m->runs[i].held);
+	}
+	free(m->runs);
 	idmap_free(&m->assign);
 	idmap_free(&m->used);
 	free(m->newtid);

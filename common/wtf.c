@@ -2023,6 +2023,7 @@ struct enc {
 	struct wtf_enc_stats *st;
 	struct tp_err *err;
 	int version;		/* 0 until a header is written */
+	int merged;		/* a second header came: traces merged */
 	int64_t tb_ns;
 	int have_zone;
 	int64_t zone;
@@ -2906,22 +2907,36 @@ enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 	return 0;
 }
 
-/* The time of a record: time=, else from ts= and the timebase. */
+#define TIME_RANGE "a ts outside the 2^32 us after the timebase (merged " \
+	"traces too far apart)"
+
+/*
+ * The time of a record: time=, else from ts= and the timebase.  1 when
+ * time= is of another timebase and ts= is out of this one's reach.
+ */
 static int
 rec_time(struct enc *e, const struct tr_rec *rec, uint32_t *time)
 {
 	const struct tr_field *f;
 	int64_t ts, d;
 
-	if ((f = find_key(rec, "time", 4)) != NULL)
-		return get_u32(e, rec, f, time);
+	const struct tr_field *t = find_key(rec, "time", 4);
+
 	*time = 0;
+	if (t != NULL && get_u32(e, rec, t, time) < 0)
+		return -1;
 	if ((f = find_key(rec, "ts", 2)) == NULL)
 		return 0;
 	if (tr_i64(e->r, rec, f, &ts) < 0)
 		return -1;
+	/* time= as stored, unless it is of another timebase (merged). */
+	if (t != NULL && (uint64_t)ts == (uint64_t)e->tb_ns +
+	    (uint64_t)*time * 1000)
+		return 0;
 	d = ts - e->tb_ns;
 	d = d >= 0 ? d / 1000 : -((-d + 999) / 1000);
+	if (t != NULL && (d < 0 || d > UINT32_MAX))
+		return 1;
 	*time = (uint32_t)d;
 	return 0;
 }
@@ -2938,6 +2953,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	uint32_t v[3] = { 0, 0, 0 }, time;
 	size_t namelen, siglen, matched = 5;
 	char *name;
+	int rc;
 	struct wtf_def *def;
 	int signull;
 
@@ -2959,8 +2975,10 @@ do_define(struct enc *e, const struct tr_rec *rec)
 		return -1;
 	if (v[1] > 0xffff)
 		return tr_fail(e->r, rec, f[1], "event classes have 16 bits");
-	if (get_u32(e, rec, f[2], &v[2]) < 0 || rec_time(e, rec, &time) < 0)
+	if (get_u32(e, rec, f[2], &v[2]) < 0 || (rc = rec_time(e, rec, &time)) < 0)
 		return -1;
+	if (rc > 0)
+		return enc_skip(e, rec, TIME_RANGE);
 	for (int i = 0; i < 2; i++) {
 		const struct tr_field *p = find_key(rec, i ? "class.pad" :
 		    "wire.pad", 8 + (i ? 1 : 0));
@@ -3329,11 +3347,14 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	int64_t arg0, tid = 0;
 	uint32_t nstr;
 	char *name, why[100];
+	int rc;
 
 	if (nf == NULL)
 		return enc_skip(e, rec, "an event without a name");
-	if (event_chunk(e, rec) < 0 || rec_time(e, rec, &time) < 0)
+	if (event_chunk(e, rec) < 0 || (rc = rec_time(e, rec, &time)) < 0)
 		return -1;
+	if (rc > 0)
+		return enc_skip(e, rec, TIME_RANGE);
 	if (get_str(e, rec, nf, &s, &namelen) != 0 || namelen == 0)
 		return tr_fail(e->r, rec, nf, "not an event name");
 	if ((wf = find_key(rec, "wire", 4)) != NULL) {
@@ -3443,9 +3464,14 @@ do_header(struct enc *e, const struct tr_rec *rec)
 	unsigned char b[12];
 	int64_t tb = 0;
 
-	if (e->version != 0 || e->legacy_held)
-		return tr_fail(e->r, rec, NULL, "a wtf-header after the start "
-		    "of the trace");
+	if (e->version != 0 || e->legacy_held) {
+		/*
+		 * Traces merged (txtmerge): the first header's timebase holds,
+		 * times come from ts=, the encoder cuts the chunks.
+		 */
+		e->merged = 1;
+		return enc_skip(e, rec, "a second wtf-header (merged traces)");
+	}
 	if ((f = find_key(rec, "version", 7)) == NULL)
 		return tr_fail(e->r, rec, NULL, "wtf-header without field "
 		    "\"version\"");
@@ -3688,6 +3714,10 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 			rc = do_event(e, rec);
 		else if (tr_is(rec, "wtf-define"))
 			rc = do_define(e, rec);
+		else if (e->merged && (tr_is(rec, "wtf-chunk") ||
+		    tr_is(rec, "wtf-part")))
+			rc = enc_skip(e, rec, "a chunk of merged traces (the "
+			    "encoder cuts its own)");
 		else if (tr_is(rec, "wtf-chunk"))
 			rc = do_chunk(e, rec);
 		else if (tr_is(rec, "wtf-part"))

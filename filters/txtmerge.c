@@ -12,7 +12,8 @@
 
 static const char help[] =
     "Usage: txtmerge [OPTION]... [FILE]...\n"
-    "Merge trace text streams, each sorted by ts, into one in ts order.\n"
+    "Merge trace text streams, each sorted by ts, into one in ts order\n"
+    "(with --sort, streams that are not sorted, such as dial9 traces).\n"
     "Records with equal ts keep the order of the FILEs; lines without ts\n"
     "(comments, structure records) stay after the record of their own\n"
     "input they followed.  - is standard input, as is no FILE.\n"
@@ -22,6 +23,9 @@ static const char help[] =
     "                      distinct numbers (tid=, and child= of fork, join)\n"
     "  -s, --sort-check    a record whose ts goes back within its input is\n"
     "                      an error (default: merged as it comes, reported)\n"
+    "  -S, --sort          sort each input by ts first, in runs of at most\n"
+    "      --run-size=BYTES  of text (default 64 MiB) in temporary files\n"
+    "                      in $TMPDIR (default /tmp)\n"
     "  -o, --output=FILE   write to FILE instead of standard output\n"
     "  -q, --quiet         no warnings\n"
     "  -v, --verbose       report the counts on standard error\n"
@@ -40,10 +44,13 @@ main(int argc, char **argv)
 		{ "tag", no_argument, NULL, 't' },
 		{ "renumber-tids", no_argument, NULL, 'r' },
 		{ "sort-check", no_argument, NULL, 's' },
+		{ "sort", no_argument, NULL, 'S' },
+		{ "run-size", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tp_common com = { NULL };
-	struct tm_opts opts = { 0, 0, 0 };
+	struct tm_opts opts = { 0, 0, 0, 0, 0 };
+	char *end;
 	struct tm_input *in;
 	struct tm_merge m;
 	struct tp_err err;
@@ -52,15 +59,24 @@ main(int argc, char **argv)
 	int c, rc, status = TP_EXIT_OK;
 
 	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "trs", longopts,
+	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "trsS", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 't': opts.tag = 1; break;
 		case 'r': opts.renumber = 1; break;
 		case 's': opts.sort_check = 1; break;
+		case 'S': opts.sort = 1; break;
+		case 'R':
+			opts.run_bytes = strtoull(optarg, &end, 0);
+			if (*end != '\0' || opts.run_bytes == 0 || *optarg == '-')
+				tp_usage_error(help, "--run-size: '%s' is not a "
+				    "positive number of bytes", optarg);
+			break;
 		default: tp_opt_common(c, &com, help);
 		}
 	}
+	if (opts.sort && opts.sort_check)
+		tp_usage_error(help, "--sort and --sort-check exclude each other");
 	/* No FILE: standard input, which merges with nothing. */
 	n = optind < argc ? (size_t)(argc - optind) : 1;
 	if ((in = calloc(n, sizeof *in)) == NULL) {
@@ -93,7 +109,8 @@ main(int argc, char **argv)
 		}
 		if (in[i].backwards > 0)
 			tp_warn("%s:%llu: ts %llu goes back in time (the record "
-			    "before has %llu); %llu such records in %s",
+			    "before has %llu); %llu such records in %s "
+			    "(--sort sorts it)",
 			    in[i].in.name,
 			    (unsigned long long)in[i].first_back_line,
 			    (unsigned long long)in[i].first_back_ts,

@@ -40,26 +40,32 @@ if (errors.length) process.stderr.write(errors.slice(0, 3).join('\n') + '\n');
 JS
 model() { node "$TMP/npm/model.mjs" "$PWD/$1"; }
 
-# The hand-made trace of every kind: 2 threads, its 9 slices (the
-# engine's threads hold slices; instants and arrows are kept apart), the
-# fork and join arrows.
+# The hand-made trace of every kind: 2 threads holding its 9 slices and
+# 3 instants (the engine reads instants spelled I, not i), the fork and
+# join arrows.
 txt2chrome "$srcdir/tests/data/chrome/events.txt" > e.json
 model e.json > e.model 2> e.err
-is "$(head -1 e.model)" "2 9 2 0" "every kind: 2 threads, 9 slices, 2 arrows, no error"
-is "$(tail -1 e.model)" "Poll|block|fork|join|lock 1|lock 2|lock 3" \
-    "every kind: the slices by name"
+is "$(head -1 e.model)" "2 12 2 0" "every kind: 2 threads, 12 entries, 2 arrows, no error"
+is "$(tail -1 e.model)" "Poll|block|fork|join|lock 1|lock 2|lock 3|read 7|release|wake up" \
+    "every kind: the slices and instants by name"
+# dial9 and WTF pairs: 5 threads, 8 slices and 3 instants.
+txt2chrome "$srcdir/tests/data/chrome/pairs.txt" > pe.json
+model pe.json > pe.model 2> pe.err
+is "$(head -1 pe.model)" "5 11 0 0" "event pairs: 5 threads, 11 entries, no error"
+is "$(tail -1 pe.model)" "Foo#bar|Poll|Span:app::f:src/a.rs:3|TaskSpawnEvent|WorkerPark|gf.Game|outer|wtf.scope#appendData|wtf.scope#leave|wtf.timing#frame" \
+    "event pairs: the slices and instants by name"
 
 # RapidBin: the synthetic traces, and the real ones when there.
 check() {	# NAME TEXT
 	txt2chrome "$2" > c.json
 	model c.json > c.model 2> c.err
-	# The threads with a slice, and the slices, as written.
-	tids=$(grep '"ph":"X"' c.json | sed 's/.*"tid":\([0-9]*\).*/\1/' |
+	# The threads with a slice or an instant, and those, as written.
+	tids=$(grep '"ph":"[XI]"' c.json | sed 's/.*"tid":\([0-9]*\).*/\1/' |
 	    sort -u | wc -l | tr -d ' ')
-	slices=$(grep -c '"ph":"X"' c.json)
+	entries=$(grep -c '"ph":"[XI]"' c.json)
 	flows=$(grep -c '^\(fork\|join\) .*child=' "$2")
 	set -- $(head -1 c.model) "$1"
-	is "$1 $2 $3 $4" "$tids $slices $flows 0" "$5: $tids threads, $slices slices, $flows arrows, no error"
+	is "$1 $2 $3 $4" "$tids $entries $flows 0" "$5: $tids threads, $entries entries, $flows arrows, no error"
 }
 rapidbin2txt "$srcdir/tests/data/rapidbin/allops.bin" > allops.txt
 check "RapidBin, every op" allops.txt
@@ -85,27 +91,24 @@ printf 'acquire ts=1500 tid=1 lock=1\nrelease ts=2500 tid=1 lock=1\n' > p2.txt
 txtmerge --tag p1.txt p2.txt | txt2chrome > m.json
 model m.json > m.model 2> m.err
 is "$(head -1 m.model)" "2 2 0 0" "merged with --tag: two processes, one slice each"
-# The event formats' traces, once their decoders exist.
+# The event formats' real traces: every thread that has an event, and
+# every slice and instant written, on the engine's threads.
 for fmt in dial9 wtf; do
 	c=$(corpus $fmt)
-	if ! command -v ${fmt}2txt > /dev/null 2>&1 || [ -z "$c" ]; then
-		skip "${fmt}2txt or the corpus is missing" "$fmt events in the trace engine"
+	if [ -z "$c" ]; then
+		skip "no ../shared corpus" "$fmt events in the trace engine"
 		continue
 	fi
-	for f in "$c"/*; do
+	for f in "$c"/*.trc* "$c"/*.wtf-trace; do
+		[ -f "$f" ] || continue
 		${fmt}2txt "$f" > ev.txt 2> /dev/null || continue
 		txt2chrome ev.txt > ev.json
 		model ev.json > ev.model 2> ev.err
+		tids=$(grep '"ph":"[XI]"' ev.json | sed 's/.*"pid":\([0-9]*\),"tid":\([0-9]*\).*/\1 \2/' |
+		    sort -u | wc -l | tr -d ' ')
+		entries=$(grep -c '"ph":"[XI]"' ev.json)
 		set -- $(head -1 ev.model)
-		# Known gap: the event formats' events are instants (their pair
-		# names are not checked yet), which the engine keeps off its
-		# threads: a TODO (XFAIL) until txt2chrome pairs them.
-		tap_n=$((tap_n + 1))
-		if [ "$1" -gt 0 ] && [ "$4" -eq 0 ]; then
-			echo "ok $tap_n - $fmt $(basename "$f"): $1 threads, $2 entries, no error"
-		else
-			echo "not ok $tap_n - $fmt $(basename "$f"): $1 threads, $2 entries, $4 errors # TODO events not paired into slices yet"
-		fi
+		is "$1 $2 $4" "$tids $entries 0" "$fmt $(basename "$f"): $tids threads, $entries entries, no error"
 	done
 done
 done_testing

@@ -7,6 +7,37 @@ D=$srcdir/tests/data/chrome
 
 txt2chrome "$D/events.txt" > e.json
 same_file e.json "$D/events.json" "every shared kind: the trace written by hand"
+txt2chrome "$D/pairs.txt" > pe.json
+same_file pe.json "$D/pairs.json" "dial9 and WTF event pairs: the trace written by hand"
+
+# The real dial9 and WTF traces: each pair a slice, counted with grep.
+slices() {	# JSON NAME
+	grep -c "^{\"ph\":\"X\",\"name\":\"$2\"," "$1"
+}
+c=$(corpus dial9)
+if [ -n "$c" ]; then
+	dial92txt "$c/annotations-2026-07.trc.gz" > d.txt
+	txt2chrome d.txt > d.json
+	span='Span:metrics_service::routes::record_metric:examples/metrics-service/src/routes.rs:26'
+	is "$(slices d.json Poll) $(slices d.json WorkerPark) $(slices d.json "$span")" \
+	    "$(grep -c '^event name=PollStartEvent ' d.txt) $(grep -c '^event name=WorkerParkEvent ' d.txt) $(grep -c "^event name=SpanEnter:${span#Span:} " d.txt)" \
+	    "dial9: every poll, park and span a slice"
+else
+	skip "no ../shared corpus" "dial9: every poll, park and span a slice"
+fi
+c=$(corpus wtf)
+if [ -n "$c" ]; then
+	wtf2txt "$c/blk-client.wtf-trace" > w.txt
+	txt2chrome w.txt > w.json 2> w.err
+	x=$(grep -c '^{"ph":"X"' w.json)
+	is "$x" "$(($(grep -c '^event .* name=wtf.scope#leave ' w.txt) + $(grep -c '^event .* name=wtf.timing#frameStart ' w.txt)))" \
+	    "WTF: a slice per scope left and per frame"
+	is "$(grep -c '^{"ph":"I","name":"wtf.scope#appendData"' w.json)" 0 \
+	    "WTF: appended scope data goes into the args of the scope"
+else
+	skip "no ../shared corpus" "WTF: a slice per scope left and per frame"
+	skip "no ../shared corpus" "WTF: appended scope data goes into the args of the scope"
+fi
 
 # No ts: a record's position is its time.
 printf 'rapidbin-header threads=1\nacquire tid=0 lock=1\nread tid=0 var=2\nrelease tid=0 lock=1\n' |

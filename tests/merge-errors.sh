@@ -9,7 +9,7 @@ printf 'ev ts=2 n=b1\nev ts=6 n=b2\nev ts=3 n=b3\nev ts=5 n=b4\nev ts=1 n=b5\n' 
 # Unsorted: merged as it comes, the first fault reported with file and line.
 txtmerge a.txt b.txt > out 2> err; rc=$?
 is "$rc" 0 "an unsorted input is merged (exit 0)"
-is "$(cat err)" "txtmerge: b.txt:3: ts 3 goes back in time (the record before has 6); 2 such records in b.txt" \
+is "$(cat err)" "txtmerge: b.txt:3: ts 3 goes back in time (the record before has 6); 2 such records in b.txt (--sort sorts it)" \
     "it is reported with file, line and count"
 is "$(wc -l < out | tr -d ' ')" 7 "every record is written"
 txtmerge -q a.txt b.txt > /dev/null 2> err
@@ -24,6 +24,28 @@ is "$(cat out | tr '\n' '|')" "ev ts=1 n=a1|ev ts=2 n=b1|ev ts=4 n=a2|ev ts=6 n=
     "--sort-check: the records before it are written"
 txtmerge -s -o never.txt a.txt b.txt 2> /dev/null
 [ ! -e never.txt ]; ok $? "--sort-check -o FILE: no file"
+
+# --sort: sorted first; with --sort-check a usage error; temporary
+# files in $TMPDIR, none left; a TMPDIR that cannot be written.
+txtmerge --sort a.txt b.txt > out 2> err; rc=$?
+is "$rc:$(cat err):$(cat out | tr '\n' '|')" \
+    "0::ev ts=1 n=a1|ev ts=1 n=b5|ev ts=2 n=b1|ev ts=3 n=b3|ev ts=4 n=a2|ev ts=5 n=b4|ev ts=6 n=b2|" \
+    "--sort: every record in ts order, ties in input order, quietly"
+txtmerge --sort --sort-check a.txt b.txt > /dev/null 2> err
+is "$?" 2 "--sort with --sort-check: a usage error"
+mkdir -p runs
+TMPDIR=$PWD/runs txtmerge --sort --run-size 20 a.txt b.txt > out2
+cmp -s out out2; ok $? "--run-size 20: a run per record or two, the same merge"
+is "$(ls runs | wc -l | tr -d ' ')" 0 "no temporary file left"
+TMPDIR=$PWD/no/such/dir txtmerge --sort a.txt b.txt > /dev/null 2> err; rc=$?
+like "$rc:$(cat err)" "2:txtmerge: a.txt: cannot create a sorted run in $PWD/no/such/dir: No such file or directory" \
+    "a TMPDIR that cannot be written: exit 2, said"
+printf 'ev ts=3 n=c1\n# before c2\nev ts=1 n=c2\n# after c2\n' > c.txt
+txtmerge --sort --run-size 1 c.txt a.txt > out
+is "$(cat out | tr '\n' '|')" "# before c2|ev ts=1 n=c2|# after c2|ev ts=1 n=a1|ev ts=3 n=c1|ev ts=4 n=a2|" \
+    "--sort, a run per record: a comment goes with the record after it, the last ones with the last record, ties to the first FILE"
+txtmerge --sort --run-size 0 a.txt > /dev/null 2>&1
+is "$?" 2 "--run-size 0 is a usage error"
 
 # Bad values and lines.
 printf 'ev ts=1\nev ts=x2 n=1\n' > badts.txt

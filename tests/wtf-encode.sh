@@ -114,7 +114,13 @@ check() {
 	printf '%b' "$1" | txt2wtf > /dev/null 2> err.txt
 	is "$? $(cat err.txt)" "1 txt2wtf: <stdin>:$2" "$3"
 }
-check 'wtf-header version=10\nwtf-header version=10\n' '2: a wtf-header after the start of the trace' "a second header"
+# A second header (traces merged): left out and said; --strict refuses it.
+printf 'wtf-header version=10\nwtf-header version=10\n' | txt2wtf > /dev/null 2> err.txt
+is "$? $(cat err.txt)" "0 txt2wtf: 1 records skipped that a WTF trace cannot hold (first: line 2, a second wtf-header (merged traces))" \
+    "a second header: left out, said"
+printf 'wtf-header version=10\nwtf-header version=10\n' | txt2wtf --strict > /dev/null 2> err.txt
+is "$? $(cat err.txt)" "1 txt2wtf: <stdin>:2: a second wtf-header (merged traces) (--strict)" \
+    "a second header with --strict: an error"
 check 'wtf-header version=4\n' '1:20: field "version": "4": versions 3 (legacy) and 10 (chunked) are written' "an unknown version"
 check 'wtf-header version=3\nwtf-chunk type=event_data\n' '2: a wtf-chunk in a legacy trace' "a chunk in a legacy trace"
 check 'wtf-header version=10\nwtf-part type=string_table\n' '2: a wtf-part outside a wtf-chunk' "a part outside a chunk"
