@@ -357,9 +357,11 @@ leaf(struct parser *ps)
 		nd->len = tp_unquote(ps->at, ps->len, s);
 		s[nd->len] = '\0';
 		if (nd->op == X_RE) {
-			if (memchr(s, '\0', nd->len) != NULL)
+			if (memchr(s, '\0', nd->len) != NULL) {
+				nd->op = X_STR;	/* nothing to regfree */
 				return fail(ps, "a regular expression cannot "
 				    "hold \\x00");
+			}
 			if ((rc = regcomp(&nd->re, s, REG_EXTENDED |
 			    REG_NOSUB)) != 0) {
 				char msg[128] = "bad regular expression: ";
@@ -457,10 +459,25 @@ parse_or(struct parser *ps)
 	return i;
 }
 
+static void
+free_nodes(struct tx_expr *x, size_t from)
+{
+	for (size_t i = from; i < x->nn; i++) {
+		if (x->n[i].op == X_RE)
+			regfree(&x->n[i].re);
+		free(x->n[i].str);
+		free(x->n[i].set.r);
+	}
+	x->nn = from;
+}
+
+/* 0, or -1 with *xp as it was before (a failed -e adds nothing). */
 int
 tx_add(struct tx_expr **xp, const char *text, struct tp_err *err)
 {
 	struct parser ps = { .text = text, .p = text, .err = err };
+	size_t nn;
+	unsigned nkeys;
 	int root;
 
 	if (*xp == NULL) {
@@ -469,16 +486,26 @@ tx_add(struct tx_expr **xp, const char *text, struct tp_err *err)
 		(*xp)->root = -1;
 	}
 	ps.x = *xp;
+	nn = ps.x->nn;
+	nkeys = ps.x->nkeys;
 	next(&ps);
 	if (ps.tok == T_END)
-		return tp_fail(err, TP_EXIT_FAIL, "-e: empty expression");
-	if ((root = parse_or(&ps)) < 0)
-		return -1;
-	if (ps.tok != T_END)
-		return fail(&ps, ps.tok == T_RP ? "unbalanced )" :
+		root = tp_fail(err, TP_EXIT_FAIL, "-e: empty expression");
+	else if ((root = parse_or(&ps)) >= 0 && ps.tok != T_END)
+		root = fail(&ps, ps.tok == T_RP ? "unbalanced )" :
 		    "expected and, or or the end");
-	if (ps.x->root >= 0 && (root = binary(&ps, X_OR, ps.x->root, root)) < 0)
+	else if (root >= 0 && ps.x->root >= 0)
+		root = binary(&ps, X_OR, ps.x->root, root);
+	if (root < 0) {
+		free_nodes(ps.x, nn);
+		while (ps.x->nkeys > nkeys)
+			free(ps.x->keybuf[--ps.x->nkeys]);
+		if (ps.x->root < 0) {
+			tx_free(ps.x);
+			*xp = NULL;
+		}
 		return -1;
+	}
 	ps.x->root = root;
 	return 0;
 }
@@ -490,12 +517,7 @@ tx_free(struct tx_expr *x)
 
 	if (x == NULL)
 		return;
-	for (i = 0; i < x->nn; i++) {
-		if (x->n[i].op == X_RE)
-			regfree(&x->n[i].re);
-		free(x->n[i].str);
-		free(x->n[i].set.r);
-	}
+	free_nodes(x, 0);
 	for (i = 0; i < x->nkeys; i++)
 		free(x->keybuf[i]);
 	free(x->n);

@@ -139,6 +139,13 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 		    "location: expected a decimal number";
 		goto fail;
 	}
+	if (e->loc > INT32_MAX) {
+		/* RAPID reads it with Integer.parseInt: txt2std refuses it. */
+		p = bar + 1;
+		*why = "location: more than 2147483647, which RAPID's Java "
+		    "int cannot hold";
+		goto fail;
+	}
 	return 0;
 fail:
 	*col = (size_t)(p - line) + 1;

@@ -154,11 +154,11 @@ if [ -n "$c" ]; then
 	merged wtf "--sort --renumber-tids" "two chunked traces" w1.txt w2.txt
 	wtf2txt "$c/blk-server.wtf-trace" > w3.txt
 	merged wtf "--sort --renumber-tids" "a legacy trace twice" w3.txt w3.txt
-	like "$(cat enc.err)" "txt2wtf: 1 records skipped that a WTF trace cannot hold (first: line *, a second wtf-header (merged traces))" \
+	like "$(cat enc.err)" "txt2wtf: 1 record skipped, not expressible in a WTF trace (first at line *: a second wtf-header (merged traces))" \
 	    "wtf: the second header is left out, and said"
 	wtf2txt "$c/blk-client.wtf-trace" > w4.txt
 	txtmerge w4.txt w3.txt 2> /dev/null | txt2wtf > far.bin 2> far.err
-	like "$(cat far.err)" "txt2wtf: 315570 records skipped that a WTF trace cannot hold *" \
+	like "$(cat far.err)" "txt2wtf: 315570 records skipped, not expressible in a WTF trace *" \
 	    "wtf: traces four months apart: what 2^32 us cannot hold is skipped and said"
 else
 	for t in 1 2 3 4 5 6 7 8; do skip "no ../shared corpus" "wtf: two traces merged"; done

@@ -83,8 +83,10 @@ bad 'T0|acq(L1)' '4: expected three '"'|'"'-separated fields' "two fields"
 bad 'T0|begin(5)|2' '9: unexpected text after the operation' "begin with an operand"
 bad 'T0|r(V99999999999999999999)|2' '7: operand: the number overflows 64 bits' "operand overflow"
 
+bad 'T0|acq(L1)|2147483648' '12: location: more than 2147483647, which RAPID'"'"'s Java int cannot hold' "location above 2^31-1"
+
 # A location RAPID cannot read (Integer.parseInt) is refused, not written.
-printf 'T0|acq(L1)|2147483647\nT0|rel(L1)|2147483648\n' | std2txt > big.txt
+printf 'std-header operands=prefixed\nacquire tid=0 lock=1 loc=2147483647\nrelease tid=0 lock=1 loc=2147483648\n' > big.txt
 txt2std big.txt > big.std 2> err.txt
 is "$?:$(cat big.std):$(cat err.txt)" '1:T0|acq(L1)|2147483647:txt2std: big.txt:3:26: field "loc": "2147483648": does not fit RAPID'"'"'s location, a Java int (max 2147483647)' \
     "txt2std: location above 2^31-1: error with line and column"

@@ -116,10 +116,10 @@ check() {
 }
 # A second header (traces merged): left out and said; --strict refuses it.
 printf 'wtf-header version=10\nwtf-header version=10\n' | txt2wtf > /dev/null 2> err.txt
-is "$? $(cat err.txt)" "0 txt2wtf: 1 records skipped that a WTF trace cannot hold (first: line 2, a second wtf-header (merged traces))" \
+is "$? $(cat err.txt)" "0 txt2wtf: 1 record skipped, not expressible in a WTF trace (first at line 2: a second wtf-header (merged traces))" \
     "a second header: left out, said"
 printf 'wtf-header version=10\nwtf-header version=10\n' | txt2wtf --strict > /dev/null 2> err.txt
-is "$? $(cat err.txt)" "1 txt2wtf: <stdin>:2: a second wtf-header (merged traces) (--strict)" \
+is "$? $(cat err.txt)" "1 txt2wtf: <stdin>:2: a second wtf-header (merged traces): not expressible in a WTF trace" \
     "a second header with --strict: an error"
 check 'wtf-header version=4\n' '1:20: field "version": "4": versions 3 (legacy) and 10 (chunked) are written' "an unknown version"
 check 'wtf-header version=3\nwtf-chunk type=event_data\n' '2: a wtf-chunk in a legacy trace' "a chunk in a legacy trace"
