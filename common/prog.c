@@ -208,11 +208,14 @@ int
 tp_run(struct tp_job *job, int nfiles, char **files)
 {
 	const struct tp_format *f = tp_format_find(job->format);
-	struct tp_each each = { job->com.output,
+	struct tp_each each;
+
+	if (job->report == NULL && job->dir == TP_DECODE)
+		job->report = tp_dec_report(job->format);
+	each = (struct tp_each){ job->com.output,
 	    !(job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT)),
 	    run_one, job->report != NULL ? report_one : NULL,
 	    job->commit != NULL ? commit_job : NULL, job };
-
 	if (job->dir == TP_ENCODE && nfiles > 1)
 		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
 	return tp_run_each(&each, nfiles, files);

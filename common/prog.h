@@ -37,6 +37,12 @@ struct tp_option {
 #define TP_ARG(name, ch, fn)	{ name, ch, 1, NULL, fn }
 #define TP_OPTIONS_MAX 16
 
+/* What a program says after an input, from its statistics. */
+typedef void tp_report_fn(const void *stats, int failed);
+
+/* The report of format's decoder (report.c), or NULL. */
+tp_report_fn *tp_dec_report(const char *format);
+
 struct tp_job {
 	const char *format;	/* the row's name: "trac" */
 	enum tp_dir dir;
@@ -45,9 +51,10 @@ struct tp_job {
 	void *stats;		/* the format's dec or enc stats */
 	/*
 	 * Called after each input (stats as that input left them, failed
-	 * when it did not convert), or NULL.
+	 * when it did not convert), or NULL: then a decoder's is
+	 * tp_dec_report's.
 	 */
-	void (*report)(const void *stats, int failed);
+	tp_report_fn *report;
 	/*
 	 * Called when every input converted, before the output is put into
 	 * place (a program's other outputs go first: if one cannot, the

@@ -462,6 +462,8 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 
 	memset(st, 0, sizeof *st);
 	st->truncated_at = TP_NONE;
+	st->strict = opts->strict;
+	st->counted = opts->strict || opts->count;
 	rc = tp_in_exact(in, hb, sizeof hb, "header");
 	if (rc <= 0) {
 		if (rc == 0) {

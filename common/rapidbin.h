@@ -135,6 +135,8 @@ struct rapidbin_dec_stats {
 	uint64_t bit63;		/* events with bit 63 set */
 	uint64_t truncated_at;	/* offset of a cut last event, or TP_NONE */
 	unsigned truncated_bytes;	/* ... and its bytes */
+	int strict;		/* decoded with opts->strict (-s) */
+	int counted;		/* threads, locks and vars were counted */
 };
 
 /*

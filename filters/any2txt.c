@@ -207,8 +207,12 @@ one(const struct cmdline *cl, struct tp_in *in, struct tp_out *out,
 	if (opts == NULL || stats == NULL) {
 		rc = tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	} else {
+		tp_report_fn *report = tp_dec_report(f->name);
 		set_flags(cl, f, opts);
 		rc = f->decode(in, out, opts, stats, err);
+		/* What the decoder's own program says, after the records. */
+		if (report != NULL)
+			report(stats, rc < 0);
 	}
 	free(opts);
 	free(stats);

@@ -27,25 +27,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records before the fault), 2 usage or system error.\n";
 
-static void
-report(const void *stats, int failed)
-{
-	const struct dial9_dec_stats *st = stats;
-
-	(void)failed;
-	if (st->stopped_at != TP_NONE)
-		tp_note("stopped at offset 0x%llx (--lenient): %s",
-		    (unsigned long long)st->stopped_at, st->stop_msg);
-	tp_note("%llu segments, %llu schemas, %llu events, %llu string pools, "
-	    "%llu stack pools, %llu resets (%llu backwards), %llu annotations",
-	    (unsigned long long)st->headers, (unsigned long long)st->schemas,
-	    (unsigned long long)st->events,
-	    (unsigned long long)st->string_pools,
-	    (unsigned long long)st->stack_pools,
-	    (unsigned long long)st->resets,
-	    (unsigned long long)st->resets_back,
-	    (unsigned long long)st->annotations);
-}
 
 int
 main(int argc, char **argv)
@@ -57,7 +38,7 @@ main(int argc, char **argv)
 		{ NULL }
 	};
 	struct tp_job job = { .format = "dial9", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .help = help, .opts = &opts, .stats = &st,
 	    .options = options };
 
 	return tp_main(&job, argc, argv);

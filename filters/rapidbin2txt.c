@@ -30,51 +30,6 @@ static const char help[] =
 
 static struct rapidbin_dec_opts opts;
 
-static void
-report(const void *stats, int failed)
-{
-	const struct rapidbin_dec_stats *st = stats;
-	const struct rb_header *h = &st->header;
-	/* What every reader takes the count to be: the sign bit cleared. */
-	uint64_t events = h->events & INT64_MAX;
-
-	if (st->bit63 > 0)
-		tp_warn("%llu event%s %s bit 63 set (bit63=1); RAPID and "
-		    "Wasmgrind readers ignore that bit",
-		    (unsigned long long)st->bit63, tp_s(st->bit63),
-		    st->bit63 == 1 ? "has" : "have");
-	if (!st->have_header)
-		return;
-	if (opts.strict && st->estimated && !failed)
-		tp_warn("strict: more than %u distinct ids of a kind: the "
-		    "header's count was checked against an estimate, "
-		    "within %u %%", RB_EXACT_IDS, RB_EST_PERCENT);
-	if (st->truncated_at != TP_NONE)
-		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
-		    "dropped (--allow-truncated)",
-		    (unsigned long long)st->truncated_at, st->truncated_bytes,
-		    tp_s(st->truncated_bytes));
-	/* Lenient, as RAPID is, but a short file is worth a word. */
-	if (st->events < events && !failed)
-		tp_warn("the header says events=%llu but the file ends after "
-		    "%llu event%s (truncated?)", (unsigned long long)events,
-		    (unsigned long long)st->events, tp_s(st->events));
-	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
-	    (unsigned)h->threads, (unsigned long)h->locks,
-	    (unsigned long)h->vars, (unsigned long long)h->events);
-	tp_note("trace:  threads=%s%llu locks=%s%llu vars=%s%llu events=%llu "
-	    "(distinct ids)", st->estimated & 1 ? "~" : "",
-	    (unsigned long long)st->threads, st->estimated & 2 ? "~" : "",
-	    (unsigned long long)st->locks, st->estimated & 4 ? "~" : "",
-	    (unsigned long long)st->vars, (unsigned long long)st->events);
-	if (st->estimated)
-		tp_note("~: more than %u distinct ids of that kind, so the "
-		    "count is an estimate (HyperLogLog, 1.6 %% standard "
-		    "error, within %u %%)", RB_EXACT_IDS, RB_EST_PERCENT);
-	if (events < st->events)
-		tp_note("the file holds more events than the header says "
-		    "(lenient: read to the end of the file)");
-}
 
 int
 main(int argc, char **argv)
@@ -86,7 +41,7 @@ main(int argc, char **argv)
 		{ NULL }
 	};
 	struct tp_job job = { .format = "rapidbin", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .help = help, .opts = &opts, .stats = &st,
 	    .options = options };
 	int first = tp_getopts(&job, argc, argv);
 

@@ -22,15 +22,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed input (after the lines before\n"
     "the fault), 2 usage or system error.\n";
 
-static void
-report(const void *stats, int failed)
-{
-	const struct std_dec_stats *st = stats;
-
-	(void)failed;
-	tp_note("%llu event%s", (unsigned long long)st->events,
-	    tp_s(st->events));
-}
 
 int
 main(int argc, char **argv)
@@ -38,7 +29,7 @@ main(int argc, char **argv)
 	static struct std_dec_opts opts;
 	static struct std_dec_stats st;
 	struct tp_job job = { .format = "std", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	    .help = help, .opts = &opts, .stats = &st };
 
 	return tp_main(&job, argc, argv);
 }

@@ -32,27 +32,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records of the frames before the fault), 2 usage or system error.\n";
 
-static void
-report(const void *stats, int failed)
-{
-	const struct ucir_dec_stats *st = stats;
-
-	(void)failed;
-	if (!st->header_done)
-		return;
-	if (st->level_guessed > 0)
-		tp_note("%llu frames were not written by this zlib at any level "
-		    "their header allows: txt2ucir gives back their ops, not "
-		    "their bytes", (unsigned long long)st->level_guessed);
-	tp_note("%s format, arch %s: %llu frames (%llu keyframes), %llu ops "
-	    "(%llu bytes), %llu instructions, %llu reads, %llu writes, "
-	    "%llu syscalls", st->variant == UCIR_TRACE ? "trace" : "replay",
-	    st->arch, (unsigned long long)st->frames,
-	    (unsigned long long)st->keyframes, (unsigned long long)st->ops,
-	    (unsigned long long)st->inflated, (unsigned long long)st->insns,
-	    (unsigned long long)st->reads, (unsigned long long)st->writes,
-	    (unsigned long long)st->syscalls);
-}
 
 static struct ucir_dec_opts opts;
 
@@ -73,7 +52,7 @@ main(int argc, char **argv)
 		{ NULL }
 	};
 	struct tp_job job = { .format = "ucir", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report,
+	    .help = help, .opts = &opts, .stats = &st,
 	    .options = options };
 
 	return tp_main(&job, argc, argv);

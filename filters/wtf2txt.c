@@ -26,23 +26,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records before the fault), 2 usage or system error.\n";
 
-static void
-report(const void *stats, int failed)
-{
-	const struct wtf_dec_stats *st = stats;
-
-	(void)failed;
-	if (st->version == 0)
-		return;
-	tp_note("%s trace: %llu records (%llu definitions, %llu of a wire id "
-	    "defined before), %llu chunks, %llu parts, %llu records earlier "
-	    "than the one before, %llu chunks and parts of unknown types",
-	    st->version == WTF_LEGACY_VERSION ? "legacy v3" : "chunked v10",
-	    (unsigned long long)st->records, (unsigned long long)st->defines,
-	    (unsigned long long)st->redefined, (unsigned long long)st->chunks,
-	    (unsigned long long)st->parts, (unsigned long long)st->backwards,
-	    (unsigned long long)st->unknown);
-}
 
 int
 main(int argc, char **argv)
@@ -50,7 +33,7 @@ main(int argc, char **argv)
 	static struct wtf_dec_opts opts;
 	static struct wtf_dec_stats st;
 	struct tp_job job = { .format = "wtf", .dir = TP_DECODE,
-	    .help = help, .opts = &opts, .stats = &st, .report = report };
+	    .help = help, .opts = &opts, .stats = &st };
 
 	return tp_main(&job, argc, argv);
 }

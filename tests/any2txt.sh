@@ -175,4 +175,18 @@ any2txt -l g.data hello.txt g.std > l.txt 2> err.txt
 is "$?:$(cat l.txt):$(cat err.txt)" "1:g.data: rapidbin (threads=5 events=$(od -An -tu1 -j10 -N8 g.data | awk '{ v = 0; for (i = 1; i <= NF; i++) v = v * 256 + $i; print v }'))
 g.std: std:any2txt: hello.txt: offset 0x0: not a trace format tracepipe knows ($(awk '{ printf "%s%s", s, $1; s = ", " }' formats.txt))" "--list goes on past an unknown input, status 1"
 
+# What a decoder's program says after an input, any2txt says too.
+printf 'read tid=0 var=1 loc=0\nwrite tid=0 var=1 loc=0\n' | txt2rapidbin > two.bin
+head -c 26 two.bin > short.bin
+rapidbin2txt -v short.bin > want.txt 2> want.err
+any2txt -v short.bin > got.txt 2> got.err
+same_file got.txt want.txt "a RapidBin file shorter than its header says: the same records"
+# (rapidbin2txt -v also counts distinct ids, a pass any2txt does not make.)
+is "$(grep -v ': a RapidBin' got.err)" "$(sed 's/^rapidbin2txt: /any2txt: /' want.err | grep -v ': trace: ')" \
+    "... and the decoder's warning and notes, word for word"
+like "$(cat got.err)" "*header says events=2 but the file ends after 1 event*" "... which names the cut"
+trac2txt -v g.trace32 2>&1 > /dev/null | sed 's/^trac2txt: /any2txt: /' > want.err
+any2txt -v g.trace32 2>&1 > /dev/null | grep -v ': an x64dbg' > got.err
+same_file got.err want.err "x64dbg: the counts trac2txt -v prints"
+
 done_testing

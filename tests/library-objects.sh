@@ -3,7 +3,8 @@
 # modules, text reader and writer, I/O layer, helpers) references exit,
 # abort, the printf family's output, stdout or stderr, or the program
 # side's printing and dying functions.  Only the program side (diag.o:
-# the diagnostics main() prints; opts.o: option parsing; prog.o: the
+# the diagnostics main() prints; opts.o: option parsing; report.o: what
+# the decoders' programs say after an input; prog.o: the
 # converters' main() body) may.  A new module is covered by being built.
 . "$srcdir/tests/tap.sh"
 command -v nm > /dev/null || { skip "no nm" "library objects"; done_testing; }
@@ -20,7 +21,7 @@ for o in "$builddir"/common/*.o; do
 	[ -f "$o" ] || continue
 	name=${o##*/}
 	name=${name#libtracepipe_a-}
-	case $name in diag.o | opts.o | prog.o) continue ;; esac
+	case $name in diag.o | opts.o | prog.o | report.o) continue ;; esac
 	n=$((n + 1))
 	bad=$(nm -u "$o" | awk '{ print $NF }' | grep -Ex "$forbidden" | tr '\n' ' ')
 	is "$bad" "" "$name references nothing that exits or prints"
