@@ -30,7 +30,6 @@ static const char help[] =
 
 static struct rapidbin_dec_opts opts;
 
-
 int
 main(int argc, char **argv)
 {

@@ -22,7 +22,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed input (after the lines before\n"
     "the fault), 2 usage or system error.\n";
 
-
 int
 main(int argc, char **argv)
 {

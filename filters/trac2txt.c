@@ -28,7 +28,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records before the fault), 2 usage or system error.\n";
 
-
 int
 main(int argc, char **argv)
 {

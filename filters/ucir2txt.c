@@ -32,7 +32,6 @@ static const char help[] =
     "Exit status: 0 success, 1 malformed or truncated input (after the\n"
     "records of the frames before the fault), 2 usage or system error.\n";
 
-
 static struct ucir_dec_opts opts;
 
 static void
