@@ -36,20 +36,11 @@ run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	struct tp_common com = { NULL };
-	struct tp_each each = { NULL, 0, run, NULL, NULL, NULL };
-	int c, status;
+	struct tp_job job = { .help = help };	/* the common options only */
+	int first = tp_getopts(&job, argc, argv), status;
+	struct tp_each each = { job.com.output, 0, run, NULL, NULL, NULL };
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS, longopts,
-	    NULL)) != -1)
-		tp_opt_common(c, &com, help);
-	each.output = com.output;
-	status = tp_run_each(&each, argc - optind, argv + optind);
+	status = tp_run_each(&each, argc - first, argv + first);
 	tp_note("%llu records, %llu comments", (unsigned long long)st.records,
 	    (unsigned long long)st.comments);
 	return status;
