@@ -12,6 +12,7 @@
 #endif
 
 #include "fmt.h"
+#include "fpconv.h"
 #include "text.h"
 
 /* ------------------------------------------------------------ characters */
@@ -254,80 +255,16 @@ tv_null(struct tp_out *o)
 	tp_out_puts(o, "null");
 }
 
-/* %.*g of v into buf (*n bytes): does it read back as v? */
-static int
-g_reads_back(char *buf, int prec, double v, int *n)
-{
-	*n = snprintf(buf, TP_F64_TEXT_MAX, "%.*g", prec, v);
-	return strtod(buf, NULL) == v;
-}
-
 size_t
 tp_f64_text(char *buf, double v)
 {
-	int prec, n = 0;
-	uint64_t bits;
-
-	memcpy(&bits, &v, sizeof bits);
-	if (isnan(v)) {
-		if (bits == UINT64_C(0x7ff8000000000000))
-			return (size_t)(stpcpy(buf, "nan") - buf);
-		memcpy(buf, "nan:", 4);
-		return (size_t)(tp_fmt_hex(buf + 4, bits) - buf);
-	}
-	if (isinf(v))
-		return (size_t)(stpcpy(buf, v > 0 ? "inf" : "-inf") - buf);
-	/*
-	 * The shortest %g that reads back to the same bits.  Where the
-	 * interval of reals that round to v is symmetric (v is no power of
-	 * two), a decimal closer to v reads back too, so the shortest
-	 * precision is found by bisection (a float32's double needs up to 17
-	 * digits); at a power of two, digit by digit.
-	 */
-	if ((bits & UINT64_C(0xfffffffffffff)) == 0) {
-		for (prec = 1; prec < 17 && !g_reads_back(buf, prec, v, &n);
-		    prec++)
-			;
-		if (prec == 17)
-			g_reads_back(buf, 17, v, &n);
-	} else {
-		int lo = 1, hi = 17, ok = 0;	/* ok: buf holds hi's text */
-		/*
-		 * More than 20 significant bits (a float32's 24, most
-		 * doubles) nearly always need 16 or 17 digits: those first.
-		 */
-		if (__builtin_ctzll(bits | UINT64_C(1) << 52) < 32) {
-			for (prec = 16; prec >= 15 && hi == prec + 1; prec--) {
-				if ((ok = g_reads_back(buf, prec, v, &n)))
-					hi = prec;
-				else
-					lo = prec + 1;
-			}
-		}
-		while (lo < hi) {
-			prec = (lo + hi) / 2;
-			if ((ok = g_reads_back(buf, prec, v, &n)))
-				hi = prec;
-			else
-				lo = prec + 1;
-		}
-		if (!ok)
-			g_reads_back(buf, hi, v, &n);
-	}
-	/* Always look like a float, never like an integer. */
-	if (strpbrk(buf, ".e") == NULL) {
-		memcpy(buf + n, ".0", 3);
-		n += 2;
-	}
-	return (size_t)n;
+	return (size_t)(tp_fmt_f64(buf, v) - buf);
 }
 
 void
 tv_f64(struct tp_out *o, double v)
 {
-	char buf[TP_F64_TEXT_MAX];
-
-	tp_out_write(o, buf, tp_f64_text(buf, v));
+	tp_out_commit(o, tp_fmt_f64(tp_out_reserve(o, TP_F64_TEXT_MAX), v));
 }
 
 void
@@ -890,8 +827,6 @@ int
 tr_f64(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
     double *v)
 {
-	char buf[64];
-	char *e;
 	uint64_t bits;
 
 	if (f->vallen > 4 && memcmp(f->val, "nan:", 4) == 0) {
@@ -908,18 +843,7 @@ tr_f64(struct tr_reader *r, const struct tr_rec *rec, const struct tr_field *f,
 		memcpy(v, &bits, sizeof bits);
 		return 0;
 	}
-	if (f->vallen == 0 || f->vallen >= sizeof buf ||
-	    !(f->val[0] == '-' || f->val[0] == '.' ||
-	    (f->val[0] >= '0' && f->val[0] <= '9') || f->val[0] == 'i'))
-		return tr_fail(r, rec, f, "not a number");
-	memcpy(buf, f->val, f->vallen);
-	buf[f->vallen] = '\0';
-	if (strcmp(buf, "inf") == 0 || strcmp(buf, "-inf") == 0) {
-		*v = buf[0] == '-' ? -INFINITY : INFINITY;
-		return 0;
-	}
-	*v = strtod(buf, &e);
-	if (*e != '\0' || strchr(buf, 'n') != NULL || strchr(buf, 'x') != NULL)
+	if (tp_parse_f64(f->val, f->vallen, v) < 0)
 		return tr_fail(r, rec, f, "not a number");
 	return 0;
 }
