@@ -91,6 +91,7 @@ struct wtf_def {
 	const char *namefield;	/* " name=..." as written */
 	size_t namefieldlen;
 	unsigned nargs;
+	int has_array, has_string;	/* arguments of these kinds */
 	struct wtf_argdef arg[];
 };
 
@@ -263,6 +264,23 @@ name_is(const struct wtf_def *d, const char *s)
 	return d->namelen == n && memcmp(d->name, s, n) == 0;
 }
 
+/*
+ * The text pieces of a definition (" name=...", " key=") are copied into
+ * the output as FIELD_COPY bytes in one move when they are no longer:
+ * the definition's allocation has that much room after its last piece.
+ */
+#define FIELD_COPY 32
+
+static inline char *
+put_piece(char *p, const char *piece, size_t n)
+{
+	if (n <= FIELD_COPY)
+		memcpy(p, piece, FIELD_COPY);
+	else
+		memcpy(p, piece, n);
+	return p + n;
+}
+
 /* Bytes of a string written as a text value (quoted, worst case). */
 #define QUOTED_MAX(n) (4 * (n) + 2)
 
@@ -307,8 +325,9 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 		return NULL;
 	for (i = 0; i < nargs; i++)
 		keys += 2 * (a[i].namelen + 16);
+	/* FIELD_COPY: room to copy the last text piece in one move */
 	size = sizeof *d + (size_t)nargs * sizeof d->arg[0] + namelen + 1 +
-	    siglen + 1 + QUOTED_MAX(namelen) + 8 + keys;
+	    siglen + 1 + QUOTED_MAX(namelen) + 8 + keys + FIELD_COPY;
 	if ((d = calloc(1, size)) == NULL) {
 		*why = "out of memory";
 		return NULL;
@@ -358,6 +377,8 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 		ad->keylen = (unsigned short)(p - k);
 		*p++ = '=';
 		*p++ = '\0';
+		d->has_array |= ad->array;
+		d->has_string |= !ad->array && type_string(ad->type);
 	}
 	d->hash = name_hash(name, namelen);
 	if (wire == WTF_WIRE_DEFINE)
@@ -704,13 +725,11 @@ dec_nomem(struct dec *d)
 	return tp_fail(d->err, TP_EXIT_FAIL, "out of memory");
 }
 
-/* " key=" then a string value, quoted unless bare is allowed. */
+/* A string value, quoted unless bare is allowed. */
 static char *
-put_str(struct dec *d, char *p, const char *field, size_t fieldlen,
-    const void *s, size_t n, int bare)
+put_str(struct dec *d, char *p, const void *s, size_t n, int bare)
 {
-	memcpy(p, field, fieldlen);
-	tp_out_commit(d->out, p + fieldlen);
+	tp_out_commit(d->out, p);
 	if (bare)
 		tv_str(d->out, s, n);
 	else
@@ -724,6 +743,13 @@ put_lit(char *p, const char *s)
 	size_t n = strlen(s);
 	memcpy(p, s, n);
 	return p + n;
+}
+
+/* " key=" of an argument. */
+static inline char *
+put_field(char *p, const struct wtf_argdef *a)
+{
+	return put_piece(p, a->field, a->keylen + 2u);
 }
 
 /* Extra field "KEY.what=" for an argument. */
@@ -854,8 +880,7 @@ grow(unsigned char **buf, size_t *cap, size_t n)
 
 /* UTF-16 units as UTF-8 text (surrogate pairs joined), quoted. */
 static char *
-put_units(struct dec *d, char *p, const struct wtf_argdef *a,
-    const unsigned char *b, uint32_t count)
+put_units(struct dec *d, char *p, const unsigned char *b, uint32_t count)
 {
 	size_t n = 0;
 
@@ -880,7 +905,7 @@ put_units(struct dec *d, char *p, const struct wtf_argdef *a,
 		}
 		n += put_unit(d->scratch + n, u);
 	}
-	return put_str(d, p, a->field, a->keylen + 2u, d->scratch, n, 0);
+	return put_str(d, p, d->scratch, n, 0);
 }
 
 /*
@@ -1023,11 +1048,11 @@ put_define(struct dec *d, const struct defrec *r, uint32_t time)
 		p = put_lit(p, " class.pad=");
 		p = tp_fmt_hexbytes(p, r->pad[1], 2);
 	}
-	p = put_str(d, p, " name=", 6, r->name, r->namelen, 1);
+	p = put_str(d, put_lit(p, " name="), r->name, r->namelen, 1);
 	if (r->sig_null)
 		p = put_lit(p, " args=null");
 	else
-		p = put_str(d, p, " args=", 6, r->sig, r->siglen, 0);
+		p = put_str(d, put_lit(p, " args="), r->sig, r->siglen, 0);
 	*p++ = '\n';
 	tp_out_commit(d->out, p);
 }
@@ -1062,8 +1087,7 @@ put_event_head(struct dec *d, const struct wtf_def *def, uint32_t time,
 	char *p = tp_out_reserve(d->out, 256 + def->namefieldlen);
 
 	p = put_head(d, p, "event", time);
-	memcpy(p, def->namefield, def->namefieldlen);
-	p += def->namefieldlen;
+	p = put_piece(p, def->namefield, def->namefieldlen);
 	if (!def->latest) {
 		p = put_lit(p, " wire=");
 		p = tp_fmt_u64(p, def->wire);
@@ -1127,26 +1151,24 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 {
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
-		size_t fl = a->keylen + 2u;
 		uint32_t raw;
 
+		p = put_field(p, a);
 		if (a->array) {
 			uint32_t count = tp_get_be32(b);
-			memcpy(p, a->field, fl);
-			p = put_array(d, p + fl, a->type, b + 4, count, 1);
+			p = put_array(d, p, a->type, b + 4, count, 1);
 			b += 4 + (size_t)count * type_size[a->type];
 		} else if (type_string(a->type)) {
 			uint32_t c = tp_get_be16(b);
 			if (c == 0) {
-				memcpy(p, a->field, fl);
-				p = put_lit(p + fl, "null");
+				p = put_lit(p, "null");
 				b += 2;
 			} else if (a->type == WT_ASCII) {
-				p = put_str(d, p, a->field, fl, b + 2, c, 0);
+				p = put_str(d, p, b + 2, c, 0);
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				p = put_str(d, p, a->field, fl, b + 4, bl, 0);
+				p = put_str(d, p, b + 4, bl, 0);
 				if (utf16_units(b + 4, bl) != c) {
 					p = put_extra_key(p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
@@ -1154,8 +1176,6 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				b += 4 + bl;
 			}
 		} else {
-			memcpy(p, a->field, fl);
-			p += fl;
 			switch (type_size[a->type]) {
 			case 1: raw = b[0]; break;
 			case 2: raw = tp_get_be16(b); break;
@@ -1531,6 +1551,18 @@ cff_args_slots(const struct dec *d, const struct wtf_def *def,
 {
 	size_t pos = 0;
 
+	if (!def->has_array) {
+		/* one slot each: only the strings' ordinals to check */
+		for (unsigned i = 0; def->has_string && i < def->nargs &&
+		    i < avail; i++)
+			if (type_string(def->arg[i].type) &&
+			    (*why = strtab_check(&d->strs,
+			    tp_get_le32(s + 4 * i), next)) != NULL)
+				return -1;
+		if (def->nargs > avail)
+			goto short_;
+		return (long)def->nargs;
+	}
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
 		uint32_t v;
@@ -1556,18 +1588,13 @@ short_:
 }
 
 static char *
-cff_put_string(struct dec *d, char *p, const struct wtf_argdef *a, uint32_t o)
+cff_put_string(struct dec *d, char *p, uint32_t o)
 {
-	size_t fl = a->keylen + 2u;
-
-	if (o == 0xffffffffu) {
-		memcpy(p, a->field, fl);
-		return put_lit(p + fl, "null");
-	}
+	if (o == 0xffffffffu)
+		return put_lit(p, "null");
 	if (o == 0xfffffffeu)
-		return put_str(d, p, a->field, fl, "", 0, 0);
-	return put_str(d, p, a->field, fl, d->strs.base + d->strs.off[o],
-	    d->strs.len[o], 0);
+		return put_str(d, p, "", 0, 0);
+	return put_str(d, p, d->strs.base + d->strs.off[o], d->strs.len[o], 0);
 }
 
 static char *
@@ -1576,46 +1603,41 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 {
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
-		size_t fl = a->keylen + 2u;
 		uint32_t v = tp_get_le32(s);
 		unsigned sz = type_size[a->type];
 
+		p = put_field(p, a);
 		if (a->array) {
 			size_t bytes, slots;
 			s += 4;
 			if (v == 0xffffffffu) {
-				memcpy(p, a->field, fl);
-				p = put_lit(p + fl, "null");
+				p = put_lit(p, "null");
 				goto next;
 			}
 			bytes = (size_t)v * sz;
 			slots = (bytes + 3) / 4;
 			if (a->type == WT_CHAR) {
-				p = put_str(d, p, a->field, fl, s, v, 0);
+				p = put_str(d, p, s, v, 0);
 			} else if (a->type == WT_WCHAR) {
-				p = put_units(d, p, a, s, v);
+				p = put_units(d, p, s, v);
 				if (p == NULL)
 					return NULL;
 			} else {
-				memcpy(p, a->field, fl);
-				p = put_array(d, p + fl, a->type, s, v, 0);
+				p = put_array(d, p, a->type, s, v, 0);
 			}
 			if (nonzero(s + bytes, 4 * slots - bytes))
 				p = put_pad(p, a, s + bytes, 4 * slots - bytes);
 			s += 4 * slots;
 		} else {
 			if (type_string(a->type)) {
-				p = cff_put_string(d, p, a, v);
+				p = cff_put_string(d, p, v);
 			} else if (a->type == WT_CHAR) {
 				unsigned char c = (unsigned char)v;
-				p = put_str(d, p, a->field, fl, &c, 1, 0);
+				p = put_str(d, p, &c, 1, 0);
 			} else if (a->type == WT_WCHAR) {
 				unsigned char u[3];
-				p = put_str(d, p, a->field, fl, u,
-				    put_unit(u, v & 0xffff), 0);
+				p = put_str(d, p, u, put_unit(u, v & 0xffff), 0);
 			} else {
-				memcpy(p, a->field, fl);
-				p += fl;
 				if (a->type == WT_FLOAT32)
 					p = put_float(d, p, v);
 				else
