@@ -95,7 +95,12 @@ struct wtf_def {
 	struct wtf_argdef arg[];
 };
 
-#define NAME_BUCKETS 4096
+/*
+ * Definitions by name: a few hundred in the largest traces.  The table is
+ * part of every decoder's and encoder's state, cleared for every trace
+ * (and every fuzz input): small.
+ */
+#define NAME_BUCKETS 512
 
 /*
  * Definitions by wire id, in pages made on first use: a trace uses a few
@@ -121,15 +126,32 @@ def_at(const struct deftab *t, uint32_t w)
 	return page[w % WIRE_PAGE];
 }
 
+/*
+ * A hash of names and table strings, 8 bytes at a time (every event's
+ * name is looked up, every string of a table is entered).
+ */
 static uint32_t
 name_hash(const void *s, size_t n)
 {
 	const unsigned char *p = s;
-	uint32_t h = 2166136261u;
+	uint64_t h = (uint64_t)n * UINT64_C(0x9e3779b97f4a7c15), w;
 
-	while (n-- > 0)
-		h = (h ^ *p++) * 16777619u;
-	return h;
+	for (; n > 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
+		h ^= h >> 32;
+	}
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else {
+		w = n == 0 ? 0 : (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 |
+		    p[n - 1];
+	}
+	h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
+	return (uint32_t)(h ^ h >> 32);
 }
 
 /* Keys of the event record itself: an argument of such a name is "arg.X". */
@@ -450,14 +472,30 @@ deftab_put(struct deftab *t, struct wtf_def *d)
 	return 0;
 }
 
+/*
+ * Keys and names are short: a loop is quicker than a call of memcmp,
+ * which the comparisons of every field of every event would cost.
+ */
+static inline int
+key_eq(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /* The most recent live definition of a name, or NULL. */
 static struct wtf_def *
 deftab_name(const struct deftab *t, const char *name, size_t n)
 {
 	struct wtf_def *e;
 
-	for (e = t->bucket[name_hash(name, n) % NAME_BUCKETS]; e; e = e->next)
-		if (e->latest && e->namelen == n && memcmp(e->name, name, n) == 0)
+	uint32_t h = name_hash(name, n);
+
+	for (e = t->bucket[h % NAME_BUCKETS]; e; e = e->next)
+		if (e->hash == h && e->latest && e->namelen == n &&
+		    key_eq(e->name, name, n))
 			return e;
 	return NULL;
 }
@@ -522,7 +560,7 @@ same_as_define(const struct deftab *t, const struct wtf_def *d)
 
 struct scopes {
 	struct { int64_t zone; uint64_t id; } *s;
-	size_t n;
+	size_t n, cap;		/* cap grows to SCOPE_MAX as scopes nest */
 	uint64_t count;
 };
 
@@ -531,8 +569,14 @@ scope_enter(struct scopes *sc, int64_t zone)
 {
 	uint64_t id = ++sc->count;
 
-	if (sc->s == NULL && (sc->s = malloc(SCOPE_MAX * sizeof sc->s[0])) == NULL)
-		return id;
+	if (sc->n == sc->cap && sc->cap < SCOPE_MAX) {
+		size_t c = sc->cap ? 2 * sc->cap : 64;
+		void *s = realloc(sc->s, c * sizeof sc->s[0]);
+		if (s == NULL)
+			return id;
+		sc->s = s;
+		sc->cap = c;
+	}
 	if (sc->n == SCOPE_MAX) {
 		/* The outermost scope is forgotten: its leave goes unnamed. */
 		memmove(sc->s, sc->s + 1, (SCOPE_MAX - 1) * sizeof sc->s[0]);
@@ -2054,7 +2098,6 @@ struct enc {
 	struct buf rec;		/* the record being encoded */
 	struct buf sbuf;	/* a string value, unescaped */
 	struct buf json;	/* a value as JSON text */
-	struct tr_rec trec;
 	/* the chunk being built */
 	int in_chunk, auto_chunk;
 	uint32_t cid, ctype, cstart, cend, max_cid;
@@ -2114,11 +2157,21 @@ enc_skip(struct enc *e, const struct tr_rec *rec, const char *why)
 	return tr_skip(e->r, rec, &e->st->skipped, "%s", why);
 }
 
+/* The first '.' of a key, or NULL (as key_eq: no call of memchr). */
+static inline const char *
+key_dot(const char *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (k[i] == '.')
+			return k + i;
+	return NULL;
+}
+
 static const struct tr_field *
 find_key(const struct tr_rec *rec, const char *key, size_t n)
 {
 	for (size_t i = 0; i < rec->nf; i++)
-		if (rec->f[i].keylen == n && memcmp(rec->f[i].key, key, n) == 0)
+		if (rec->f[i].keylen == n && key_eq(rec->f[i].key, key, n))
 			return &rec->f[i];
 	return NULL;
 }
@@ -2789,7 +2842,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 		    rec->f[next].keylen))
 			next++;
 		if (next < rec->nf && rec->f[next].keylen == a->keylen &&
-		    memcmp(rec->f[next].key, a->key, a->keylen) == 0)
+		    key_eq(rec->f[next].key, a->key, a->keylen))
 			f = &rec->f[next++];
 		else
 			f = find_key(rec, a->key, a->keylen);
@@ -3292,10 +3345,10 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def,
 
 		if (reserved_key(f->key, kl))
 			continue;
-		dot = memchr(f->key, '.', kl);
+		dot = key_dot(f->key, kl);
 		if (dot != NULL && (size_t)(dot - f->key) == 3 &&
 		    memcmp(f->key, "arg", 3) == 0)
-			dot = memchr(dot + 1, '.', kl - 4);
+			dot = key_dot(dot + 1, kl - 4);
 		if (dot != NULL) {
 			size_t rest = kl - (size_t)(dot - f->key);
 			if (!((rest == 4 && memcmp(dot, ".pad", 4) == 0) ||
@@ -3305,13 +3358,13 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def,
 			*extras = 1;
 		}
 		if (next < def->nargs && def->arg[next].keylen == kl &&
-		    memcmp(def->arg[next].key, f->key, kl) == 0) {
+		    key_eq(def->arg[next].key, f->key, kl)) {
 			next++;
 			continue;
 		}
 		for (j = 0; j < def->nargs; j++)
 			if (def->arg[j].keylen == kl &&
-			    memcmp(def->arg[j].key, f->key, kl) == 0)
+			    key_eq(def->arg[j].key, f->key, kl))
 				break;
 		if (j == def->nargs)
 			return 0;
@@ -3703,6 +3756,7 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 {
 	static const struct wtf_enc_opts defaults;
 	struct wtf_enc_stats dummy;
+	struct tr_rec trec, *rec = &trec;
 	const char *why;
 	struct enc *e;
 	int rc;
@@ -3723,8 +3777,7 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		free(e);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	}
-	while ((rc = tr_next(r, &e->trec)) > 0) {
-		const struct tr_rec *rec = &e->trec;
+	while ((rc = tr_next(r, rec)) > 0) {
 		st->records++;
 		if (e->legacy_held && rec->kindlen > 4 &&
 		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
