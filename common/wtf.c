@@ -155,7 +155,7 @@ name_hash(const void *s, size_t n)
 }
 
 /* Keys of the event record itself: an argument of such a name is "arg.X". */
-static int
+static inline int
 reserved_key(const char *s, size_t n)
 {
 	switch (n) {	/* on every field of every event */
@@ -478,12 +478,36 @@ deftab_put(struct deftab *t, struct wtf_def *d)
 }
 
 /*
- * Keys and names are short: a loop is quicker than a call of memcmp,
- * which the comparisons of every field of every event would cost.
+ * Keys and names are short: compared inline, 8 or 4 bytes at a time (the
+ * last piece overlapping), not by a call of memcmp, which every field of
+ * every event would cost.
  */
 static inline int
 key_eq(const char *a, const char *b, size_t n)
 {
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return 0;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (a[i] != b[i])
 			return 0;
@@ -911,13 +935,11 @@ put_array(struct dec *d, char *p, int type, const unsigned char *b,
 
 /* Grow a scratch buffer to at least n bytes; -1 when out of memory. */
 static int
-grow(unsigned char **buf, size_t *cap, size_t n)
+grow_to(unsigned char **buf, size_t *cap, size_t n)
 {
 	size_t c = *cap ? *cap : 4096;
 	unsigned char *b;
 
-	if (n <= *cap)
-		return 0;
 	while (c < n)
 		c *= 2;
 	if ((b = realloc(*buf, c)) == NULL)
@@ -925,6 +947,13 @@ grow(unsigned char **buf, size_t *cap, size_t n)
 	*buf = b;
 	*cap = c;
 	return 0;
+}
+
+/* As grow_to, and nothing to do (the case of nearly every call) inline. */
+static inline int
+grow(unsigned char **buf, size_t *cap, size_t n)
+{
+	return n <= *cap ? 0 : grow_to(buf, cap, n);
 }
 
 /* UTF-16 units as UTF-8 text (surrogate pairs joined), quoted. */
@@ -2843,13 +2872,18 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 		unsigned char slot[4], pad[4];
 		uint32_t raw = 0;
 
-		while (next < rec->nf && reserved_key(rec->f[next].key,
-		    rec->f[next].keylen))
-			next++;
-		if (next < rec->nf && rec->f[next].keylen == a->keylen &&
-		    key_eq(rec->f[next].key, a->key, a->keylen))
-			f = &rec->f[next++];
-		else
+		/* the next field, past the event's own (tid, ts, ...) */
+		for (f = NULL; next < rec->nf; next++) {
+			const struct tr_field *g = &rec->f[next];
+			if (g->keylen == a->keylen &&
+			    key_eq(g->key, a->key, a->keylen)) {
+				f = &rec->f[next++];
+				break;
+			}
+			if (!reserved_key(g->key, g->keylen))
+				break;
+		}
+		if (f == NULL)
 			f = find_key(rec, a->key, a->keylen);
 		if (f != NULL)
 			(*matched)++;
@@ -2995,17 +3029,15 @@ enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
  * time= is of another timebase and ts= is out of this one's reach.
  */
 static int
-rec_time(struct enc *e, const struct tr_rec *rec, uint32_t *time)
+rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
+    const struct tr_field *f, uint32_t *time)
 {
-	const struct tr_field *f;
 	int64_t ts, d;
-
-	const struct tr_field *t = find_key(rec, "time", 4);
 
 	*time = 0;
 	if (t != NULL && get_u32(e, rec, t, time) < 0)
 		return -1;
-	if ((f = find_key(rec, "ts", 2)) == NULL)
+	if (f == NULL)
 		return 0;
 	if (tr_i64(e->r, rec, f, &ts) < 0)
 		return -1;
@@ -3055,7 +3087,8 @@ do_define(struct enc *e, const struct tr_rec *rec)
 		return -1;
 	if (v[1] > 0xffff)
 		return tr_fail(e->r, rec, f[1], "event classes have 16 bits");
-	if (get_u32(e, rec, f[2], &v[2]) < 0 || (rc = rec_time(e, rec, &time)) < 0)
+	if (get_u32(e, rec, f[2], &v[2]) < 0 || (rc = rec_time(e, rec,
+	    find_key(rec, "time", 4), find_key(rec, "ts", 2), &time)) < 0)
 		return -1;
 	if (rc > 0)
 		return enc_skip(e, rec, TIME_RANGE);
@@ -3348,6 +3381,12 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def,
 		size_t kl = f->keylen;
 		unsigned j;
 
+		/* the next argument (no argument has a key reserved) */
+		if (next < def->nargs && def->arg[next].keylen == kl &&
+		    key_eq(def->arg[next].key, f->key, kl)) {
+			next++;
+			continue;
+		}
 		if (reserved_key(f->key, kl))
 			continue;
 		dot = key_dot(f->key, kl);
@@ -3416,10 +3455,42 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 	return rec_emit(e);
 }
 
+/* The fields of an event record's own, found in one pass. */
+struct head {
+	const struct tr_field *name, *wire, *tid, *time, *ts;
+};
+
+static void
+head_fields(const struct tr_rec *rec, struct head *h)
+{
+	memset(h, 0, sizeof *h);
+	for (size_t i = 0; i < rec->nf; i++) {
+		const struct tr_field *f = &rec->f[i], **slot = NULL;
+		switch (f->keylen) {
+		case 2:
+			if (key_eq(f->key, "ts", 2))
+				slot = &h->ts;
+			break;
+		case 3:
+			if (key_eq(f->key, "tid", 3))
+				slot = &h->tid;
+			break;
+		case 4:
+			slot = key_eq(f->key, "name", 4) ? &h->name :
+			    key_eq(f->key, "time", 4) ? &h->time :
+			    key_eq(f->key, "wire", 4) ? &h->wire : NULL;
+			break;
+		}
+		if (slot != NULL && *slot == NULL)
+			*slot = f;
+	}
+}
+
 static int
 do_event(struct enc *e, const struct tr_rec *rec)
 {
-	const struct tr_field *nf = find_key(rec, "name", 4), *wf, *tf;
+	struct head h;
+	const struct tr_field *nf, *wf, *tf;
 	const unsigned char *s;
 	struct wtf_def *def = NULL;
 	uint32_t time, wire = 0;
@@ -3429,15 +3500,17 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	char *name, why[100];
 	int rc;
 
-	if (nf == NULL)
+	head_fields(rec, &h);
+	if ((nf = h.name) == NULL)
 		return enc_skip(e, rec, "an event without a name");
-	if (event_chunk(e, rec) < 0 || (rc = rec_time(e, rec, &time)) < 0)
+	if (event_chunk(e, rec) < 0 ||
+	    (rc = rec_time(e, rec, h.time, h.ts, &time)) < 0)
 		return -1;
 	if (rc > 0)
 		return enc_skip(e, rec, TIME_RANGE);
 	if (get_str(e, rec, nf, &s, &namelen) != 0 || namelen == 0)
 		return tr_fail(e->r, rec, nf, "not an event name");
-	if ((wf = find_key(rec, "wire", 4)) != NULL) {
+	if ((wf = h.wire) != NULL) {
 		if (get_u32(e, rec, wf, &wire) < 0)
 			return -1;
 		if ((def = def_at(&e->defs, wire)) != NULL &&
@@ -3446,7 +3519,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	} else {
 		def = deftab_name(&e->defs, (const char *)s, namelen);
 	}
-	if ((tf = find_key(rec, "tid", 3)) != NULL) {
+	if ((tf = h.tid) != NULL) {
 		if (tr_i64(e->r, rec, tf, &tid) < 0)
 			return -1;
 		if (tid < 0 || tid > WTF_MAX_WIRE)
