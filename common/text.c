@@ -402,6 +402,9 @@ syntax_error(struct tr_reader *r, const char *line, const char *at,
 	return tp_fail(r->err, TP_EXIT_DATA, "%s", what);
 }
 
+#define UNQUOTED "unexpected character in value (strings with such " \
+	"characters must be quoted)"
+
 /*
  * Check one value starting at p; returns its end, or NULL with *bad set
  * to where and *why to what is wrong.  depth > 0 inside a list or map,
@@ -487,8 +490,7 @@ scan_value(const char *p, const char *end, int depth, const char **bad,
 		p++;
 	if (p < end && !IS_BLANK(*p) &&
 	    !(depth > 0 && (*p == ',' || *p == ']' || *p == '}'))) {
-		*bad = p, *why = "unexpected character in value "
-		    "(strings with such characters must be quoted)";
+		*bad = p, *why = UNQUOTED;
 		return NULL;
 	}
 	return p;
@@ -568,9 +570,17 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 		f->key = k;
 		f->keylen = (uint32_t)(p - k);
 		f->val = ++p;
-		p = scan_value(p, end, 0, &bad, &why);
-		if (p == NULL)
-			return syntax_error(r, line, bad, why);
+		if (p < end && (*p == '"' || *p == '[' || *p == '{')) {
+			p = scan_value(p, end, 0, &bad, &why);
+			if (p == NULL)
+				return syntax_error(r, line, bad, why);
+		} else {
+			/* A bare value, most of them: scan_value's loop, inline. */
+			while (p < end && IS_BARE(*p))
+				p++;
+			if (p < end && !IS_BLANK(*p))
+				return syntax_error(r, line, p, UNQUOTED);
+		}
 		if (p < end && !IS_BLANK(*p))
 			return syntax_error(r, line, p,
 			    "expected a blank after the value");

@@ -2159,15 +2159,14 @@ struct enc {
 	int64_t ltb;		/* its timebase, ms */
 };
 
-static int
+static inline int
 buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return 0;	/* p may be NULL (a null string) */
 	if (grow(&b->b, &b->cap, b->len + n) < 0)
 		return -1;
-	if (n > 0)	/* p may be NULL for nothing (a null string) */
-		memcpy(b->b + b->len, p, n);
+	memcpy(b->b + b->len, p, n);
 	b->len += n;
 	return 0;
 }
@@ -2584,7 +2583,7 @@ event_chunk(struct enc *e, const struct tr_rec *rec)
 static int json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j);
 
-static int
+static inline int
 rec_add(struct enc *e, const void *p, size_t n)
 {
 	return buf_add(&e->rec, p, n) < 0 ? enc_nomem(e) : 0;
@@ -2598,7 +2597,7 @@ rec_u16(struct enc *e, uint32_t v)
 	return rec_add(e, b, 2);
 }
 
-static int
+static inline int
 rec_u32(struct enc *e, uint32_t v)
 {
 	unsigned char b[4];
@@ -3863,7 +3862,7 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 			rc = -1;
 			break;
 		}
-		if (tr_is(rec, "event"))
+		if (rec->kindlen == 5 && key_eq(rec->kind, "event", 5))
 			rc = do_event(e, rec);
 		else if (tr_is(rec, "wtf-define"))
 			rc = do_define(e, rec);
