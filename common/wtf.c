@@ -413,14 +413,9 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 		else if (name_is(d, "wtf.scope#leave"))
 			d->role = ROLE_SCOPE_LEAVE;
 	}
-	/*
-	 * A zone is a 16-bit id (WTF defines it uint16): another type makes
-	 * the event an ordinary one, not a tid above 65535 or below 0 that
-	 * no encoder could write back.
-	 */
 	if ((d->role == ROLE_ZONE_CREATE || d->role == ROLE_ZONE_SET) &&
-	    (d->arg[0].array || (d->arg[0].type != WT_UINT16 &&
-	    d->arg[0].type != WT_UINT8)))
+	    (d->arg[0].array || type_size[d->arg[0].type] == 0 ||
+	    d->arg[0].type == WT_FLOAT32))
 		d->role = ROLE_NONE;
 	return d;
 }
