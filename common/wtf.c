@@ -1716,7 +1716,8 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				else
 					p = put_number(p, a->type, v);
 			}
-			if (sz != 0 && sz < 4 && nonzero(s + sz, 4 - sz))
+			/* the slot's bytes past the value: v's high bytes */
+			if (sz != 0 && sz < 4 && v >> (8 * sz) != 0)
 				p = put_pad(p, a, s + sz, 4 - sz);
 			s += 4;
 		}
