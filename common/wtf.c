@@ -1039,6 +1039,8 @@ json_timebase_ns(const char *s, size_t n)
 			return 0;
 		return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
 	}
+	if (ip > (INT64_MAX - 1000000) / 1000000)
+		return 0;	/* as many nanoseconds as an int64 cannot hold */
 	ip = ip * 1000000 + frac + round;
 	return neg ? -ip : ip;
 }
