@@ -55,7 +55,9 @@ struct tx_expr {
 	size_t keylen[TX_MAXKEYS];
 	char *keybuf[TX_MAXKEYS];
 	unsigned nkeys;
-	char *scratch;		/* a value unquoted: TP_LINE_MAX bytes, or NULL */
+	int strings;		/* it compares strings: scratch is needed */
+	char *scratch;		/* a value unquoted: as long as the longest */
+	size_t scratchcap;	/* line yet, or NULL */
 	int lone;		/* > 0: the first field alone often decides */
 	unsigned tick;
 };
@@ -347,10 +349,7 @@ leaf(struct parser *ps)
 			return -1;
 		nd = &ps->x->n[i];
 		nd->cmp = op == T_CMP ? cmp : op == T_MATCH ? C_EQ : C_NE;
-		/* Untouched pages cost no memory: only what values use. */
-		if (ps->x->scratch == NULL &&
-		    (ps->x->scratch = malloc(TP_LINE_MAX + 1)) == NULL)
-			return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
+		ps->x->strings = 1;
 		if ((s = malloc(ps->len)) == NULL)
 			return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
 		nd->str = s;
@@ -585,7 +584,7 @@ value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
 
 /*
  * A value as a string: a quoted one unquoted into the scratch buffer,
- * which holds a whole line.  With no REG_STARTEND, a bare value is copied
+ * which holds a whole line (tx_eval).  With no REG_STARTEND, a bare value is copied
  * there too, for the terminating NUL regexec needs.
  */
 static const char *
@@ -673,6 +672,17 @@ tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len,
 	struct line l;
 	int r;
 
+	/* Room for any value of the line unquoted, and a NUL. */
+	if (x->strings && len >= x->scratchcap) {
+		size_t cap = x->scratchcap ? x->scratchcap : 256;
+		char *s;
+		while (cap <= len)
+			cap *= 2;
+		if ((s = realloc(x->scratch, cap)) == NULL)
+			return -2;
+		x->scratch = s;
+		x->scratchcap = cap;
+	}
 	l.p = line;
 	l.len = len;
 	l.kind = kind;
