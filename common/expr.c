@@ -583,23 +583,36 @@ value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
 }
 
 /*
+ * A bare value is copied for regexec, with a NUL after it, where there is
+ * no REG_STARTEND, and under AddressSanitizer, whose regexec reads the
+ * string up to a NUL whatever the flags (the line's bytes have none).
+ */
+#if !defined(REG_STARTEND) || defined(__SANITIZE_ADDRESS__)
+#define COPY_BARE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COPY_BARE 1
+#endif
+#endif
+
+/*
  * A value as a string: a quoted one unquoted into the scratch buffer,
- * which holds a whole line (tx_eval).  With no REG_STARTEND, a bare value is copied
- * there too, for the terminating NUL regexec needs.
+ * which holds a whole line (tx_eval), a bare one as it is (COPY_BARE:
+ * copied there too).
  */
 static const char *
 string(struct tx_expr *x, const char *v, size_t *n)
 {
 	if (*n >= 2 && v[0] == '"')
 		*n = tp_unquote(v, *n, x->scratch);
-#ifndef REG_STARTEND
+#ifdef COPY_BARE
 	else
 		memcpy(x->scratch, v, *n);
-	x->scratch[*n] = '\0';
 #else
 	else
 		return v;
 #endif
+	x->scratch[*n] = '\0';
 	return x->scratch;
 }
 
