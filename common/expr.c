@@ -298,6 +298,53 @@ kind_leaf(struct parser *ps)
 }
 
 /* FIELD op VALUE, with the current token on FIELD. */
+/*
+ * Does the regular expression repeat a repetition ("a++", "a*{2}")?  POSIX
+ * leaves that undefined, and glibc's regcomp copies the repeated part for
+ * each operator: a few dozen of them take it hours.
+ */
+static int
+stacked_repeat(const char *re)
+{
+	int after_repeat = 0;
+
+	for (const char *p = re; *p != '\0'; p++) {
+		if (*p == '*' || *p == '+' || *p == '?' || *p == '{') {
+			if (after_repeat)
+				return 1;
+			after_repeat = 1;
+			if (*p == '{')
+				while (p[1] != '\0' && *p != '}')
+					p++;
+			continue;
+		}
+		after_repeat = 0;
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+		} else if (*p == '[') {
+			/* A bracket expression: "]" first is a member. */
+			p += p[1] == '^';
+			p += p[1] == ']';
+			while (p[1] != '\0' && p[1] != ']') {
+				p++;
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' ||
+				    p[1] == '=')) {
+					char end = p[1];
+					for (p += 2; *p != '\0' &&
+					    !(p[0] == end && p[1] == ']'); p++)
+						;
+					if (*p == '\0')
+						return 0;	/* regcomp says */
+					p++;
+				}
+			}
+			if (p[1] != '\0')
+				p++;
+		}
+	}
+	return 0;
+}
+
 static int
 leaf(struct parser *ps)
 {
@@ -360,6 +407,12 @@ leaf(struct parser *ps)
 				nd->op = X_STR;	/* nothing to regfree */
 				return fail(ps, "a regular expression cannot "
 				    "hold \\x00");
+			}
+			if (stacked_repeat(s)) {
+				nd->op = X_STR;	/* nothing to regfree */
+				return fail(ps, "a repetition of a repetition "
+				    "(undefined in POSIX extended regular "
+				    "expressions)");
 			}
 			if ((rc = regcomp(&nd->re, s, REG_EXTENDED |
 			    REG_NOSUB)) != 0) {
