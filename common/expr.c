@@ -55,7 +55,9 @@ struct tx_expr {
 	size_t keylen[TX_MAXKEYS];
 	char *keybuf[TX_MAXKEYS];
 	unsigned nkeys;
-	char *scratch;		/* a value unquoted: TP_LINE_MAX bytes, or NULL */
+	int strings;		/* it compares strings: scratch is needed */
+	char *scratch;		/* a value unquoted: as long as the longest */
+	size_t scratchcap;	/* line yet, or NULL */
 	int lone;		/* > 0: the first field alone often decides */
 	unsigned tick;
 };
@@ -296,6 +298,53 @@ kind_leaf(struct parser *ps)
 }
 
 /* FIELD op VALUE, with the current token on FIELD. */
+/*
+ * Does the regular expression repeat a repetition ("a++", "a*{2}")?  POSIX
+ * leaves that undefined, and glibc's regcomp copies the repeated part for
+ * each operator: a few dozen of them take it hours.
+ */
+static int
+stacked_repeat(const char *re)
+{
+	int after_repeat = 0;
+
+	for (const char *p = re; *p != '\0'; p++) {
+		if (*p == '*' || *p == '+' || *p == '?' || *p == '{') {
+			if (after_repeat)
+				return 1;
+			after_repeat = 1;
+			if (*p == '{')
+				while (p[1] != '\0' && *p != '}')
+					p++;
+			continue;
+		}
+		after_repeat = 0;
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+		} else if (*p == '[') {
+			/* A bracket expression: "]" first is a member. */
+			p += p[1] == '^';
+			p += p[1] == ']';
+			while (p[1] != '\0' && p[1] != ']') {
+				p++;
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' ||
+				    p[1] == '=')) {
+					char end = p[1];
+					for (p += 2; *p != '\0' &&
+					    !(p[0] == end && p[1] == ']'); p++)
+						;
+					if (*p == '\0')
+						return 0;	/* regcomp says */
+					p++;
+				}
+			}
+			if (p[1] != '\0')
+				p++;
+		}
+	}
+	return 0;
+}
+
 static int
 leaf(struct parser *ps)
 {
@@ -347,10 +396,7 @@ leaf(struct parser *ps)
 			return -1;
 		nd = &ps->x->n[i];
 		nd->cmp = op == T_CMP ? cmp : op == T_MATCH ? C_EQ : C_NE;
-		/* Untouched pages cost no memory: only what values use. */
-		if (ps->x->scratch == NULL &&
-		    (ps->x->scratch = malloc(TP_LINE_MAX + 1)) == NULL)
-			return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
+		ps->x->strings = 1;
 		if ((s = malloc(ps->len)) == NULL)
 			return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
 		nd->str = s;
@@ -361,6 +407,12 @@ leaf(struct parser *ps)
 				nd->op = X_STR;	/* nothing to regfree */
 				return fail(ps, "a regular expression cannot "
 				    "hold \\x00");
+			}
+			if (stacked_repeat(s)) {
+				nd->op = X_STR;	/* nothing to regfree */
+				return fail(ps, "a repetition of a repetition "
+				    "(undefined in POSIX extended regular "
+				    "expressions)");
 			}
 			if ((rc = regcomp(&nd->re, s, REG_EXTENDED |
 			    REG_NOSUB)) != 0) {
@@ -584,23 +636,36 @@ value(struct tx_expr *x, struct line *l, unsigned key, size_t *n)
 }
 
 /*
+ * A bare value is copied for regexec, with a NUL after it, where there is
+ * no REG_STARTEND, and under AddressSanitizer, whose regexec reads the
+ * string up to a NUL whatever the flags (the line's bytes have none).
+ */
+#if !defined(REG_STARTEND) || defined(__SANITIZE_ADDRESS__)
+#define COPY_BARE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COPY_BARE 1
+#endif
+#endif
+
+/*
  * A value as a string: a quoted one unquoted into the scratch buffer,
- * which holds a whole line.  With no REG_STARTEND, a bare value is copied
- * there too, for the terminating NUL regexec needs.
+ * which holds a whole line (tx_eval), a bare one as it is (COPY_BARE:
+ * copied there too).
  */
 static const char *
 string(struct tx_expr *x, const char *v, size_t *n)
 {
 	if (*n >= 2 && v[0] == '"')
 		*n = tp_unquote(v, *n, x->scratch);
-#ifndef REG_STARTEND
+#ifdef COPY_BARE
 	else
 		memcpy(x->scratch, v, *n);
-	x->scratch[*n] = '\0';
 #else
 	else
 		return v;
 #endif
+	x->scratch[*n] = '\0';
 	return x->scratch;
 }
 
@@ -673,6 +738,17 @@ tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len,
 	struct line l;
 	int r;
 
+	/* Room for any value of the line unquoted, and a NUL. */
+	if (x->strings && len >= x->scratchcap) {
+		size_t cap = x->scratchcap ? x->scratchcap : 256;
+		char *s;
+		while (cap <= len)
+			cap *= 2;
+		if ((s = realloc(x->scratch, cap)) == NULL)
+			return -2;
+		x->scratch = s;
+		x->scratchcap = cap;
+	}
 	l.p = line;
 	l.len = len;
 	l.kind = kind;

@@ -39,7 +39,8 @@ void tx_free(struct tx_expr *x);
 /*
  * Does the record meet the expression?  kind is the TF_* bit of its
  * shared kind (filter.h), line the whole line without its end.  1 or 0,
- * or -1 when a field it looked at is given twice (*dup: its second key).
+ * or -1 when a field it looked at is given twice (*dup: its second key),
+ * -2 when out of memory.
  */
 int tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len,
     const char **dup);

@@ -357,7 +357,9 @@ meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
 		return r;
 	if (f->expr == NULL)
 		return 1;
-	if ((r = tx_eval(f->expr, bit, line, len, &dup)) < 0)
+	if ((r = tx_eval(f->expr, bit, line, len, &dup)) == -2)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	if (r < 0)
 		return tr_dup_fail(err, lineno, line, dup);
 	return r;
 }

@@ -36,13 +36,13 @@ in_dataerr(struct tp_in *in, const char *msg)
 #define IN_LOW (TP_IN_BUF / 4)
 
 static int
-in_init(struct tp_in *in, const char *name, struct tp_err *err)
+in_init(struct tp_in *in, const char *name, struct tp_err *err, size_t cap)
 {
 	memset(in, 0, sizeof *in);
 	in->name = name;
 	in->err = err;
 	in->fd = -1;
-	in->cap = TP_IN_BUF;
+	in->cap = cap;
 	if ((in->buf = malloc(in->cap)) == NULL) {
 		errno = ENOMEM;
 		return in_syserr(in, "cannot allocate input buffer");
@@ -55,7 +55,7 @@ tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
 {
 	int stdin_ = path == NULL || strcmp(path, "-") == 0;
 
-	if (in_init(in, stdin_ ? "<stdin>" : path, err) < 0)
+	if (in_init(in, stdin_ ? "<stdin>" : path, err, TP_IN_BUF) < 0)
 		return -1;
 	if (stdin_) {
 		in->fd = 0;
@@ -73,7 +73,14 @@ int
 tp_in_open_mem(struct tp_in *in, const void *p, size_t n, const char *name,
     struct tp_err *err)
 {
-	if (in_init(in, name ? name : "<memory>", err) < 0)
+	/*
+	 * A buffer no larger than the bytes (it grows as a file's does): a
+	 * fuzz harness opens several per input, each one would otherwise
+	 * be a whole buffer allocated and filled.
+	 */
+	size_t cap = n < 64 ? 64 : n < TP_IN_BUF ? n : TP_IN_BUF;
+
+	if (in_init(in, name ? name : "<memory>", err, cap) < 0)
 		return -1;
 	in->mem = p;
 	in->memlen = n;

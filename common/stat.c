@@ -600,6 +600,18 @@ pairs(const struct table *t)
 	return p;
 }
 
+/*
+ * What the text and the JSON report both list, made once by ts_report:
+ * the kinds by count, the (lock, tid) and (parent, child) pairs sorted
+ * (NULL when out of memory).
+ */
+struct lists {
+	struct kc *k;
+	size_t nk;
+	uint64_t *lp, *fe;
+	size_t nlp, nfe;
+};
+
 /* The first pair (lock, *) in sorted pairs p of n, or n. */
 static size_t
 pairs_from(const uint64_t *p, size_t n, uint64_t lock)
@@ -695,21 +707,15 @@ report_by(struct ts_stat *s, struct tp_out *o)
 }
 
 static void
-report_text(struct ts_stat *s, struct tp_out *o)
+report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 {
-	struct kc *k;
-	size_t nk = kind_list(s, &k), i, n, *ids;
-	const char *p;
-	size_t len;
-	uint64_t *lp = pairs(&s->lockthr), *fe = pairs(&s->forks);
-	size_t nlp = s->lockthr.map.count, nfe = s->forks.map.count;
+	size_t i, n, *ids;
 	int any_est = 0;
 
 	put(o, "records             %llu\n", (unsigned long long)s->records);
-	for (i = 0; i < nk; i++)
-		put(o, "  %-17.*s %llu\n", (int)k[i].len, k[i].name,
-		    (unsigned long long)k[i].n);
-	free(k);
+	for (i = 0; i < li->nk; i++)
+		put(o, "  %-17.*s %llu\n", (int)li->k[i].len, li->k[i].name,
+		    (unsigned long long)li->k[i].n);
 
 	put(o, "threads             %s%llu\n", est(&s->threads),
 	    (unsigned long long)tab_distinct(&s->threads));
@@ -744,6 +750,9 @@ report_text(struct ts_stat *s, struct tp_out *o)
 		    (unsigned long long)s->seq_max);
 
 	if (s->names.map.count > 0) {
+		const char *p;
+		size_t len;
+
 		put(o, "event names         %s%llu\n", est(&s->names),
 		    (unsigned long long)tab_distinct(&s->names));
 		ids = sorted_ids(&s->names, by_count);
@@ -812,11 +821,13 @@ report_text(struct ts_stat *s, struct tp_out *o)
 				    (unsigned long long)l->max_rec);
 			put(o, "  %-13llu %12llu  %-19s", (unsigned long long)lock,
 			    (unsigned long long)s->locks.count[ids[i]], hold);
-			for (j = lp ? pairs_from(lp, nlp, lock) : nlp;
-			    j < nlp && lp[2 * j] == lock; j++, m++)
+			for (j = li->lp ? pairs_from(li->lp, li->nlp, lock) :
+			    li->nlp; j < li->nlp && li->lp[2 * j] == lock;
+			    j++, m++)
 				if (m < 16)
 					put(o, "%s%llu", m ? "," : " ",
-					    (unsigned long long)lp[2 * j + 1]);
+					    (unsigned long long)
+					    li->lp[2 * j + 1]);
 			if (m > 16)
 				put(o, ",... (%zu)", m);
 			tp_out_putc(o, '\n');
@@ -826,26 +837,24 @@ report_text(struct ts_stat *s, struct tp_out *o)
 		free(ids);
 	}
 
-	if (nfe > 0 && fe != NULL) {
+	if (li->nfe > 0 && li->fe != NULL) {
 		put(o, "fork tree           %s%llu forks\n", est(&s->forks),
 		    (unsigned long long)tab_distinct(&s->forks));
 		/* Roots: parents that no fork made. */
-		for (i = 0; i < nfe; i++) {
-			uint64_t parent = fe[2 * i];
+		for (i = 0; i < li->nfe; i++) {
+			uint64_t parent = li->fe[2 * i];
 			size_t j;
 			int child = 0;
-			if (i > 0 && fe[2 * i - 2] == parent)
+			if (i > 0 && li->fe[2 * i - 2] == parent)
 				continue;
-			for (j = 0; j < nfe && !child; j++)
-				child = fe[2 * j + 1] == parent;
+			for (j = 0; j < li->nfe && !child; j++)
+				child = li->fe[2 * j + 1] == parent;
 			if (child)
 				continue;
 			put(o, "  %llu\n", (unsigned long long)parent);
-			tree(o, s, fe, nfe, parent, 0);
+			tree(o, s, li->fe, li->nfe, parent, 0);
 		}
 	}
-	free(lp);
-	free(fe);
 
 	any_est = s->threads.full || s->names.full || s->data.full ||
 	    s->code.full || s->locks.full || s->lockthr.full ||
@@ -874,23 +883,19 @@ json_table_u64(struct tp_out *o, const struct ts_stat *s, const struct table *t,
 }
 
 static void
-report_json(struct ts_stat *s, struct tp_out *o)
+report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 {
-	struct kc *k;
-	size_t nk = kind_list(s, &k), i, n, *ids;
+	size_t i, n, *ids;
 	const char *p;
 	size_t len;
-	uint64_t *lp = pairs(&s->lockthr), *fe = pairs(&s->forks);
-	size_t nlp = s->lockthr.map.count, nfe = s->forks.map.count;
 
 	put(o, "{\"records\":%llu,\"kinds\":{", (unsigned long long)s->records);
-	for (i = 0; i < nk; i++) {
+	for (i = 0; i < li->nk; i++) {
 		if (i)
 			tp_out_putc(o, ',');
-		tp_json_put_str(o, k[i].name, k[i].len);
-		put(o, ":%llu", (unsigned long long)k[i].n);
+		tp_json_put_str(o, li->k[i].name, li->k[i].len);
+		put(o, ":%llu", (unsigned long long)li->k[i].n);
 	}
-	free(k);
 	put(o, "},\"threads\":");
 	json_table_u64(o, s, &s->threads, "tid");
 	if (s->has_ts)
@@ -966,10 +971,10 @@ report_json(struct ts_stat *s, struct tp_out *o)
 		put(o, "%s{\"lock\":%llu,\"acquisitions\":%llu,\"threads\":[",
 		    i ? "," : "", (unsigned long long)lock,
 		    (unsigned long long)s->locks.count[ids[i]]);
-		for (j = lp ? pairs_from(lp, nlp, lock) : nlp;
-		    j < nlp && lp[2 * j] == lock; j++, m++)
+		for (j = li->lp ? pairs_from(li->lp, li->nlp, lock) : li->nlp;
+		    j < li->nlp && li->lp[2 * j] == lock; j++, m++)
 			put(o, "%s%llu", m ? "," : "",
-			    (unsigned long long)lp[2 * j + 1]);
+			    (unsigned long long)li->lp[2 * j + 1]);
 		put(o, "],\"longest_hold_records\":%llu,\"longest_hold_ns\":",
 		    (unsigned long long)l->max_rec);
 		if (l->has_ns)
@@ -979,24 +984,35 @@ report_json(struct ts_stat *s, struct tp_out *o)
 	}
 	free(ids);
 	put(o, "]},\"forks\":[");
-	for (i = 0; fe && i < nfe; i++) {
-		int joined = idmap_get(&s->joins.map, fe[2 * i], fe[2 * i + 1]) >= 0;
+	for (i = 0; li->fe && i < li->nfe; i++) {
+		uint64_t parent = li->fe[2 * i], child = li->fe[2 * i + 1];
+		int joined = idmap_get(&s->joins.map, parent, child) >= 0;
 		put(o, "%s{\"parent\":%llu,\"child\":%llu,\"joined\":%s}",
-		    i ? "," : "", (unsigned long long)fe[2 * i],
-		    (unsigned long long)fe[2 * i + 1], joined ? "true" : "false");
+		    i ? "," : "", (unsigned long long)parent,
+		    (unsigned long long)child, joined ? "true" : "false");
 	}
 	put(o, "],\"max_keys\":%zu}\n", s->o.max_keys);
-	free(lp);
-	free(fe);
 }
 
 void
 ts_report(struct ts_stat *s, struct tp_out *o)
 {
-	if (s->o.by != NULL)
+	struct lists l;
+
+	if (s->o.by != NULL) {
 		report_by(s, o);
-	else if (s->o.json)
-		report_json(s, o);
+		return;
+	}
+	l.nk = kind_list(s, &l.k);
+	l.lp = pairs(&s->lockthr);
+	l.fe = pairs(&s->forks);
+	l.nlp = s->lockthr.map.count;
+	l.nfe = s->forks.map.count;
+	if (s->o.json)
+		report_json(s, &l, o);
 	else
-		report_text(s, o);
+		report_text(s, &l, o);
+	free(l.k);
+	free(l.lp);
+	free(l.fe);
 }

@@ -511,6 +511,30 @@ tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
 	    e - key > 40 ? 40 : (int)(e - key), key, e - key > 40 ? "..." : "");
 }
 
+/*
+ * tr_parse's bitmap of key hashes (4096 bits, in the record), for records
+ * of DUP_HASH_FROM keys or more: set the bit of key k[0..n), and say
+ * whether it was set.
+ */
+#define DUP_HASH_FROM 16
+
+static int
+dup_hash_add(uint64_t *words, const char *k, size_t n)
+{
+	uint32_t h = 0;
+	uint64_t bit, *w;
+	int was;
+
+	while (n-- > 0)
+		h = h * 33 + (unsigned char)*k++;
+	h *= UINT32_C(2654435761);	/* its top 12 bits pick the bit */
+	w = &words[h >> 26];
+	bit = UINT64_C(1) << ((h >> 20) & 63);
+	was = (*w & bit) != 0;
+	*w |= bit;
+	return was;
+}
+
 /* Has the record a field with key k[0..n) already? */
 static int
 tr_dup(const struct tr_rec *rec, const char *k, size_t n)
@@ -521,11 +545,45 @@ tr_dup(const struct tr_rec *rec, const char *k, size_t n)
 	return 0;
 }
 
+/*
+ * Key k[0..n) meets an earlier key in tr_parse's mask *seen: is it one of
+ * them?  From DUP_HASH_FROM keys on, the bitmap of hashes takes over:
+ * made of the keys so far, it answers first, and *seen is made full so
+ * that every key comes here to be added to it.  Not inlined: tr_parse's
+ * loop keeps its registers (txt2rapidbin's records never come here).
+ */
+static __attribute__((noinline)) int
+dup_key(struct tr_rec *rec, const char *k, size_t n, uint64_t *seen,
+    int *hashed)
+{
+	if (!*hashed && rec->nf >= DUP_HASH_FROM) {
+		memset(rec->keyhash, 0, sizeof rec->keyhash);
+		for (size_t i = 0; i < rec->nf; i++)
+			dup_hash_add(rec->keyhash, rec->f[i].key,
+			    rec->f[i].keylen);
+		*hashed = 1;
+		*seen = UINT64_MAX;
+	}
+	if (*hashed && !dup_hash_add(rec->keyhash, k, n))
+		return 0;
+	return tr_dup(rec, k, n);
+}
+
 int
 tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 {
 	const char *p = line, *end = line + len, *bad, *why;
+	/*
+	 * A key seen before makes the record malformed.  A 64-bit mask of
+	 * (first byte, length) spares the comparisons for records whose
+	 * keys all differ there; where two meet in it, the key is compared
+	 * with those before it.  In a record of many keys (a full register
+	 * dump: xmm3_1, xmm4_1...) the mask is full, and a bitmap of the
+	 * keys' hashes takes over (dup_key), so that only a key whose hash
+	 * was seen is compared.
+	 */
 	uint64_t seen = 0, bit;
+	int hashed = 0;
 
 	rec->line = line;
 	rec->len = len;
@@ -557,13 +615,9 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 			    "expected key=value");
 		if (rec->nf == TR_MAXFIELDS)
 			return syntax_error(r, line, k, "too many fields");
-		/*
-		 * A key seen before makes the record malformed.  A 64-bit
-		 * mask of (first byte, length) spares the comparisons for
-		 * records whose keys all differ there, nearly all of them.
-		 */
 		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
-		if ((seen & bit) && tr_dup(rec, k, (size_t)(p - k)))
+		if ((seen & bit) && dup_key(rec, k, (size_t)(p - k), &seen,
+		    &hashed))
 			return tr_dup_fail(r->err, r->lineno, line, k);
 		seen |= bit;
 		f = &rec->f[rec->nf++];

@@ -105,6 +105,7 @@ struct tr_rec {
 	const char *line;	/* the whole line, as read */
 	size_t len;
 	uint64_t lineno;
+	uint64_t keyhash[64];	/* tr_parse's, for records of many keys */
 };
 
 struct tr_reader {

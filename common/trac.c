@@ -214,10 +214,8 @@ struct thr_tab {
 static void
 thr_tab_free(struct thr_tab *tt)
 {
-	if (tt != NULL)
-		for (unsigned i = 0; i < tt->n; i++)
-			free(tt->t[i]);
-	free(tt);
+	for (unsigned i = 0; i < tt->n; i++)
+		free(tt->t[i]);
 }
 
 /*
@@ -516,7 +514,7 @@ struct dec {
 	uint32_t tid;
 	int have_tid;
 	uint64_t g[TRAC_MAX_SLOTS];	/* the registers, all blocks applied */
-	struct thr_tab *tt;
+	struct thr_tab tt;
 	struct thr *thr;	/* the thread of the last instruction */
 	int prev_flag;		/* the last instruction block had flag 0x80 */
 	int prev_marker;	/* ... without being a dump or a thread change */
@@ -574,7 +572,7 @@ emit_insn(struct dec *d, const struct blk *b)
 			d->thr->last_seq = d->seq - 1;
 			d->thr->have_seq = 1;
 		}
-		if ((d->thr = thr_get(d->tt, tid, &known)) == NULL)
+		if ((d->thr = thr_get(&d->tt, tid, &known)) == NULL)
 			return -1;
 		back = d->thr;
 	}
@@ -1007,8 +1005,6 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	if (decode_header(in, out, st, err) < 0)
 		return -1;
 	memset(&d, 0, sizeof d);
-	if ((d.tt = calloc(1, sizeof *d.tt)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	d.a = st->arch;
 	d.t = tab_of(d.a);
 	d.opts = opts;
@@ -1065,7 +1061,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 		st->blocks++;
 	}
 	free(d.ubuf);
-	thr_tab_free(d.tt);
+	thr_tab_free(&d.tt);
 	if (d.in_failed) {
 		/* The blocks before it are out: now the gzip error. */
 		*err = d.inerr;
@@ -1076,7 +1072,7 @@ trac_decode(struct tp_in *in, struct tp_out *out,
 	return 0;
 fail:
 	free(d.ubuf);
-	thr_tab_free(d.tt);
+	thr_tab_free(&d.tt);
 	if (d.in_failed && cut) {
 		/* Cut by the gzip error, not by the recording. */
 		*err = d.inerr;
@@ -1160,7 +1156,7 @@ struct enc {
 	uint64_t state[TRAC_MAX_SLOTS];	/* as a reader of the output has it */
 	uint32_t tid;		/* thread of the last block, as a reader sees it */
 	int have_tid;
-	struct thr_tab *tt;
+	struct thr_tab tt;
 	struct thr *thr;	/* the thread of the last instruction */
 	uint64_t want[TRAC_MAX_SLOTS];	/* the state of the one being built */
 	unsigned char given[TRAC_MAX_SLOTS];	/* ... set by its record */
@@ -1469,7 +1465,7 @@ insn_state(struct enc *e, int have_pc, uint64_t pc)
 	if (sw) {
 		if (t != NULL)
 			memcpy(t->v, e->state, size);
-		if ((e->thr = t = thr_get(e->tt, e->ptid, &found)) == NULL)
+		if ((e->thr = t = thr_get(&e->tt, e->ptid, &found)) == NULL)
 			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 	}
 	/*
@@ -1909,22 +1905,20 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
     const struct trac_enc_opts *opts, struct trac_enc_stats *st,
     struct tp_err *err)
 {
-	struct enc *e;
+	/*
+	 * On the stack, as the decoder's (some 30 KiB): a run then costs
+	 * what its input does, where an allocation would be fresh memory,
+	 * filled and faulted in, for every call (HACKING.md, fuzzing).
+	 */
+	struct enc enc, *e = &enc;
+	struct tr_rec rec;
 	int rc;
 
 	memset(st, 0, sizeof *st);
 	st->skipped.strict = opts->strict;
 	st->skipped.cannot = "not expressible in an x64dbg trace";
-	if ((e = calloc(1, sizeof *e)) == NULL ||
-	    (e->rec = malloc(sizeof *e->rec)) == NULL) {
-		free(e);
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	}
-	if ((e->tt = calloc(1, sizeof *e->tt)) == NULL) {
-		free(e->rec);
-		free(e);
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	}
+	memset(e, 0, sizeof *e);
+	e->rec = &rec;
 	e->a = opts->arch ? opts->arch : &trac_x64;
 	e->t = tab_of(e->a);
 	e->opts = opts;
@@ -1933,9 +1927,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	r->err = err;
 	e->r = r;
 	rc = encode_records(e);
-	thr_tab_free(e->tt);
+	thr_tab_free(&e->tt);
 	free(e->buf);
-	free(e->rec);
-	free(e);
 	return rc;
 }

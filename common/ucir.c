@@ -1347,6 +1347,10 @@ struct enc {
 	int level;		/* of the frames made here */
 	unsigned frame_ops;
 	int header_done;
+	/* The header waits for the first frame (see put_header). */
+	unsigned char hdr[UCIR_REPLAY_HEADER];
+	int hdr_pending;
+	uint64_t hdr_line;	/* its record's, or 0 */
 	struct zframe z;
 	struct zf_buf raw, comp, data;
 	int frame_open, frame_made;
@@ -1438,6 +1442,35 @@ close_syscall(struct enc *e)
 	    (uint16_t)e->sys_count[e->depth]);
 }
 
+/*
+ * The header, written before the first frame or at the end.  A header
+ * alone whose os padding puts the start of the Snappy stream identifier
+ * at offset 74 is refused: ucir2txt reads such 80 bytes as a usercorn
+ * trace cut inside the identifier (a frame after the header tells them
+ * apart: byte 80 is OP_FRAME).  Only a replay header's padding can do
+ * that: a trace header's is not carried, and a name holds no NUL.
+ */
+static int
+put_header(struct enc *e, int alone)
+{
+	if (!e->hdr_pending)
+		return 0;
+	if (alone && memcmp(e->hdr + UCIR_TRACE_HEADER, snappy_ident,
+	    UCIR_REPLAY_HEADER - UCIR_TRACE_HEADER) == 0) {
+		e->st->ambiguous = 1;
+		e->r->err->line = e->hdr_line;
+		e->r->err->col = 0;
+		e->r->err->offset = TP_NONE;
+		return tp_fail(e->r->err, TP_EXIT_DATA, "os_pad puts the start "
+		    "of a Snappy stream identifier at offset 74: this header "
+		    "alone would read as a usercorn trace cut there (a frame "
+		    "after it tells them apart)");
+	}
+	tp_out_write(e->out, e->hdr, sizeof e->hdr);
+	e->hdr_pending = 0;
+	return 0;
+}
+
 static int
 frame_flush(struct enc *e)
 {
@@ -1454,6 +1487,8 @@ frame_flush(struct enc *e)
 	if (e->comp.len > UINT32_MAX)
 		return tp_fail(e->r->err, TP_EXIT_DATA, "a frame compresses to "
 		    "more than 4 GiB");
+	if (put_header(e, 0) < 0)
+		return -1;
 	h[0] = UCIR_OP_FRAME;
 	h[1] = (unsigned char)e->frame_flag;
 	tp_put_be32(h + 2, e->frame_count);
@@ -1499,9 +1534,10 @@ arch_mode(const char *arch, size_t n, uint32_t *uc_arch, uint32_t *uc_mode)
 
 static void
 write_header(struct enc *e, uint32_t version, uint32_t uc_arch,
-    uint32_t uc_mode, const unsigned char *arch, const unsigned char *os)
+    uint32_t uc_mode, const unsigned char *arch, const unsigned char *os,
+    uint64_t line)
 {
-	unsigned char h[UCIR_REPLAY_HEADER];
+	unsigned char *h = e->hdr;
 
 	memcpy(h, "UCIR", 4);
 	tp_put_be32(h + 4, version);
@@ -1509,8 +1545,9 @@ write_header(struct enc *e, uint32_t version, uint32_t uc_arch,
 	tp_put_be32(h + 12, uc_mode);
 	memcpy(h + 16, arch, UCIR_NAME_LEN);
 	memcpy(h + 48, os, UCIR_NAME_LEN);
-	tp_out_write(e->out, h, sizeof h);
 	e->header_done = 1;
+	e->hdr_pending = 1;
+	e->hdr_line = line;
 }
 
 static int
@@ -1529,7 +1566,7 @@ default_header(struct enc *e)
 	put_name_field(o, os, on, NULL, 0);
 	arch_mode(arch, an, &uc_arch, &uc_mode);
 	e->regs = regs_for(arch, an, uc_arch);
-	write_header(e, 0, uc_arch, uc_mode, a, o);
+	write_header(e, 0, uc_arch, uc_mode, a, o, 0);
 	e->st->header_made = 1;
 	return 0;
 }
@@ -1551,7 +1588,7 @@ header_name(struct enc *e, const char *key, const char *padkey,
 	if (memchr(s, 0, *n) != NULL)
 		return tr_fail(e->r, e->rec, tr_find(e->rec, key), "holds a NUL "
 		    "byte");
-	if ((rc = get_bytes(e, padkey, &padn)) < 0)
+	if ((rc = padkey ? get_bytes(e, padkey, &padn) : 0) < 0)
 		return -1;
 	if (rc > 0 && *n + 1 + padn != UCIR_NAME_LEN)
 		return tr_fail(e->r, e->rec, tr_find(e->rec, padkey), "must be "
@@ -1575,9 +1612,6 @@ header_record(struct enc *e)
 	if (e->header_done)
 		return tr_fail(e->r, e->rec, NULL, "ucir-header after the first "
 		    "frame: a replay file has one header");
-	if (header_name(e, "arch", "arch_pad", a, as, &asn) < 0 ||
-	    header_name(e, "os", "os_pad", o, os, &osn) < 0)
-		return -1;
 	if ((rc = get_str(e, "format", fmt, sizeof fmt, &fn)) < 0)
 		return -1;
 	if (rc > 0) {
@@ -1586,6 +1620,10 @@ header_record(struct enc *e)
 			return tr_fail(e->r, e->rec, tr_find(e->rec, "format"),
 			    "replay or trace expected");
 	}
+	/* A trace's padding is not carried (see put_header). */
+	if (header_name(e, "arch", trace ? NULL : "arch_pad", a, as, &asn) < 0 ||
+	    header_name(e, "os", trace ? NULL : "os_pad", o, os, &osn) < 0)
+		return -1;
 	arch_mode(as, asn, &uc_arch, &mode);
 	uc_mode = mode;
 	if (!trace) {
@@ -1612,7 +1650,8 @@ header_record(struct enc *e)
 		}
 	}
 	e->regs = regs_for(as, asn, uc_arch);
-	write_header(e, (uint32_t)version, uc_arch, (uint32_t)uc_mode, a, o);
+	write_header(e, (uint32_t)version, uc_arch, (uint32_t)uc_mode, a, o,
+	    e->rec->lineno);
 	return 0;
 }
 
@@ -2020,6 +2059,10 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 		rc = default_header(e);
 	if (rc == 0)
 		rc = frame_flush(e);
+	if (rc == 0)
+		rc = put_header(e, 1);
+	else
+		put_header(e, 0);	/* what went before the error, as ever */
 	zf_free(&e->z);
 	zf_buf_free(&e->raw);
 	zf_buf_free(&e->comp);

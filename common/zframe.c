@@ -104,7 +104,7 @@ zf_inflate(struct zframe *z, const void *src, size_t n, struct zf_buf *out,
 			s->avail_in = (uInt)(in_left < ZF_STEP ? in_left : ZF_STEP);
 		if (out->len == out->cap) {
 			/* Grow towards the cap, never past it (max + 1 detects more). */
-			size_t want = out->cap ? out->cap * 2 : 65536;
+			size_t want = out->cap ? out->cap * 2 : 4096;
 			if (want > max + 1)
 				want = max + 1;
 			if (want <= out->len || buf_resize(out, want) < 0)
@@ -135,6 +135,26 @@ zf_inflate(struct zframe *z, const void *src, size_t n, struct zf_buf *out,
 	}
 }
 
+/*
+ * A stream just reset, set to another level without allocating (another
+ * deflateInit allocates some 256 KiB): 1, or 0 where this zlib would
+ * compress something first (zlib before 1.2.12 may, after a reset), and
+ * the stream must be made again.  Its bytes are those of deflateInit at
+ * that level (tests/test-zframe.c checks it).
+ */
+static int
+def_relevel(z_stream *s, int level)
+{
+	unsigned char none;
+
+	s->next_in = &none;
+	s->avail_in = 0;
+	s->next_out = &none;
+	s->avail_out = 0;
+	return deflateParams(s, level, Z_DEFAULT_STRATEGY) == Z_OK &&
+	    s->total_out == 0;
+}
+
 int
 zf_deflate(struct zframe *z, int level, const void *src, size_t n,
     struct zf_buf *out)
@@ -145,7 +165,8 @@ zf_deflate(struct zframe *z, int level, const void *src, size_t n,
 
 	z->msg[0] = '\0';
 	out->len = 0;
-	if (z->have_def && z->def_level != level) {
+	if (z->have_def && (deflateReset(s) != Z_OK ||
+	    (z->def_level != level && !def_relevel(s, level)))) {
 		deflateEnd(s);
 		z->have_def = 0;
 	}
@@ -154,10 +175,8 @@ zf_deflate(struct zframe *z, int level, const void *src, size_t n,
 		if (deflateInit(s, level) != Z_OK)
 			return zf_fail(z, ZF_NOMEM, NULL);
 		z->have_def = 1;
-		z->def_level = level;
-	} else if (deflateReset(s) != Z_OK) {
-		return zf_fail(z, ZF_NOMEM, NULL);
 	}
+	z->def_level = level;
 	if (n <= ZF_STEP && zf_buf_reserve(out, deflateBound(s, (uLong)n)) < 0)
 		return zf_fail(z, ZF_NOMEM, NULL);
 	s->next_in = (unsigned char *)(uintptr_t)in;

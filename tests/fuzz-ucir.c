@@ -10,7 +10,9 @@
  *   comes back byte for byte;
  * - a decode that fails prints the records of whole frames only: they
  *   encode, their file decodes to the same text, and with every frame
- *   reproduced it is the input up to the offset the error names;
+ *   reproduced it is the input up to the offset the error names (unless
+ *   they are a header alone that would read as a usercorn trace cut in
+ *   its Snappy stream identifier, which the encoder refuses);
  * - a trace-format file decodes or fails with a reason, and its text
  *   encodes (what the replay format cannot hold is skipped);
  * - text the encoder accepts gives a file that decodes without error
@@ -50,9 +52,11 @@ text_round_trip(const struct fuzz_run *d, const struct ucir_dec_stats *dst,
 	struct fuzz_run e, d2;
 
 	fuzz_run(F, 1, &enc_opts, &est, d->out, d->len, &e);
-	if (e.rc < 0)
+	if (e.rc < 0 && !(est.ambiguous && d->rc < 0))
 		abort();	/* the decoder's text must encode */
-	if (dst->variant == UCIR_REPLAY) {
+	/* ... but for a replay header alone that would read as a cut
+	   trace (the header of a failed decode: see txt2ucir(1)). */
+	if (e.rc == 0 && dst->variant == UCIR_REPLAY) {
 		if (est.skipped.count != 0 || est.unnested != 0)
 			abort();
 		decode(e.out, e.len, 0, NULL, &d2);

@@ -259,6 +259,55 @@ test_roundtrip(void)
 	ok(bad_i == 0, "2000 random integers round-trip (%d bad)", bad_i);
 }
 
+/*
+ * A key twice, in a record of as many keys as x64dbg's full register
+ * dump and of the shapes its keys have (xmm3_1, r10, regarea7): each key
+ * of the record given again at its end is found, at its column; the
+ * record without it parses.
+ */
+static void
+test_duplicates(void)
+{
+	static char line[8192];
+	size_t n = 0, at[TR_MAXFIELDS], i;
+	int nk = 0, missed = 0, rc;
+
+	n += (size_t)sprintf(line + n, "insn");
+	for (i = 0; i < 16; i++)
+		for (int j = 0; j < 4; j++, nk++) {
+			at[nk] = n + 1;
+			n += (size_t)sprintf(line + n, " ymm%zu_%d=0x%zx", i, j, i);
+		}
+	for (i = 0; i < 100; i++, nk++) {
+		at[nk] = n + 1;
+		n += (size_t)sprintf(line + n, " %s%zu=%zu", i % 3 ? "r" :
+		    "regarea", i, i);
+	}
+	rc = parse(line);
+	ok(rc == 1 && rec.nf == (size_t)nk, "a record of %d keys, none twice",
+	    nk);
+	tp_in_close(&in);
+	for (i = 0; i < (size_t)nk; i++) {
+		size_t klen = strcspn(line + at[i], "=");
+		line[n] = ' ';
+		memmove(line + n + 1, line + at[i], klen);
+		memcpy(line + n + 1 + klen, "=1", 3);
+		rc = parse(line);
+		if (rc != -1 || err.col != n + 2 ||
+		    strstr(err.msg, "twice in one record") == NULL)
+			missed++;
+		tp_in_close(&in);
+	}
+	ok(missed == 0, "each of its keys given again at its end is refused, "
+	    "at its column (%d missed)", missed);
+	/* 20 keys that all differ in first byte, then one again. */
+	rc = parse("insn a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1 "
+	    "n=1 o=1 p=1 q=1 r=1 s=1 t=1 c=2");
+	ok(rc == -1 && err.col == 86, "and where it is the first key to "
+	    "meet another (col %llu)", (unsigned long long)err.col);
+	tp_in_close(&in);
+}
+
 static void
 test_malformed(void)
 {
@@ -290,6 +339,7 @@ test_malformed(void)
 		    (unsigned long long)err.col, err.msg);
 		tp_in_close(&in);
 	}
+	test_duplicates();
 	ok(parse("  # a comment\n") == 0, "comment line");
 	tp_in_close(&in);
 	ok(parse("   \n") == 0, "blank line");

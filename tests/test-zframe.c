@@ -95,6 +95,40 @@ main(void)
 		free(f);
 	}
 
+	/*
+	 * One stream for every level in turn (zf_deflate changes its level
+	 * without making it again) gives the bytes of a stream made at that
+	 * level: every pair of levels, sizes across the window and across
+	 * zlib's 16 KiB literal buffer, some runs of zeros (level 0's stored
+	 * blocks, the longest matches).
+	 */
+	{
+		static const size_t sizes[] = { 0, 1, 100, 5000, 70000 };
+		struct zframe fresh;
+		struct zf_buf want = { 0 };
+		int from, to, bad = 0, tried = 0;
+
+		memset(raw + 1000, 0, 3000);
+		for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+			for (from = 0; from <= 9; from++)
+				for (to = 0; to <= 9; to++) {
+					zf_deflate(&z, from, raw, sizes[i], &comp);
+					zf_deflate(&z, to, raw + 7, sizes[i], &comp);
+					zf_init(&fresh);
+					zf_deflate(&fresh, to, raw + 7, sizes[i], &want);
+					zf_free(&fresh);
+					tried++;
+					if (comp.len != want.len || (want.len > 0 &&
+					    memcmp(comp.p, want.p, want.len) != 0))
+						bad++;
+				}
+		ok(bad == 0, "a stream set from one level to another deflates "
+		    "as one made at that level (%d of %d pairs and sizes differ)",
+		    bad, tried);
+		zf_buf_free(&want);
+		fill(raw, n);
+	}
+
 	/* The cap: a bomb of 64 MiB of zeros against a 1 MiB cap. */
 	zeros = calloc(64u << 20, 1);
 	if (zeros == NULL)

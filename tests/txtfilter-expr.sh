@@ -59,6 +59,11 @@ is "$(sel -e 'name ~ "hi\"\n$"')" "event ts=1773850000000000001" "a regex can ma
 is "$(sel -e 'name != "PollEnd"')" "event ts=1773850000000012345,event ts=1773850000000000001" "!= on strings"
 is "$(sel -e 'name == 5')" "" "a number against a string value is false, no error"
 is "$(sel -e 'pc ~ "^0x4010"')" "insn seq=7,write tid=4661,write tid=7" "~ on a number matches its text"
+# Values longer than any line before them (the unquoting buffer grows).
+s=$(head -c 600000 /dev/zero | tr '\0' a)
+printf 'event ts=1 tid=1 name=short\nevent ts=2 tid=1 name="%sx\\""\nevent ts=3 tid=1 name=%sy\n' "$s" "$s" > long.txt
+is "$(txtfilter -e 'name ~ "ax\"$" or name ~ "ay$" or name == "short"' long.txt | cut -c1-16 | tr '\n' ,)" \
+    "event ts=1 tid=1,event ts=2 tid=1,event ts=3 tid=1," "a 600 KB string value, quoted and bare"
 is "$(sel -e 'name ~ "Poll" and ts > 1773850000000000000')" "event ts=1773850000000012345" "the issue's event example"
 is "$(sel -e 'tid == 1 or tid == 2 and lock == 5')" "read tid=1,acquire tid=1,request tid=2" "and binds tighter than or"
 is "$(sel -e '(tid == 1 or tid == 2) and lock == 5')" "request tid=2" "parentheses"
@@ -86,6 +91,9 @@ bad '(tid == 1' '10: expected ) at the end'
 bad 'tid == 1)' '9: unbalanced ), not ")"'
 bad 'tid = 1' '5: expected == != < <= > >= ~ !~ or in, not "="'
 bad 'name ~ "(("' '8: bad regular expression: *'
+bad 'name ~ "^tok+++++++++++++++++++++++++++++++++++++++++++"' '8: a repetition of a repetition *'
+bad 'name ~ "a*{2}"' '8: a repetition of a repetition *'
+is "$(sel -e 'name ~ "[+*]+" or name ~ "o\\++" or name ~ "^(P+)+"')" "event ts=1773849999999999999" "a repeated group or bracket, an escaped + repeated"
 bad 'name ~ 5' '8: expected a quoted regular expression, not "5"'
 bad 'kind == foo' '9: expected a shared kind (insn, *), not "foo"'
 bad 'kind in read,trac-header' '14: expected a shared kind *, not "trac-header"'

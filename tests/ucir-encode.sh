@@ -65,6 +65,32 @@ is $? 1 "a header after ops: exit 1"
 grep -q 'late.txt:2:.*ucir-header after the first frame' err; ok $? "names its line: $(cat err)"
 printf 'insn tid=0 pc=0x1 size=1\n' | txt2ucir -o out.ucir - && [ -s out.ucir ]
 ok $? "-o writes the file"
+
+# The one ambiguity of the magic (ucir2txt(1), txt2ucir(1)): os padding
+# that puts ff 06 00 00 73 4e at offset 74, the start of the trace
+# format's Snappy stream identifier.
+pad=0000000000000000000000000000000000000000ff060000734e
+printf 'ucir-header format=replay version=0 uc_arch=x86 uc_mode=0x8 arch=x86_64 os=linux os_pad=%s\n' $pad > amb.txt
+txt2ucir amb.txt > amb.ucir 2> err
+is $? 1 "such a header alone is refused"
+grep -q 'amb.txt:1: os_pad puts the start of a Snappy stream identifier at offset 74' err
+ok $? "names the record and why: $(cat err)"
+[ ! -s amb.ucir ]; ok $? "and nothing is written"
+printf 'ucir-frame tid=0 keyframe=true level=6\ninsn tid=0 pc=0x1000 size=2\n' >> amb.txt
+txt2ucir amb.txt > amb.ucir && ucir2txt amb.ucir > amb.back
+ok $? "with a frame after it, it is written and read as a replay"
+same_file amb.back amb.txt "the same text comes back"
+head -c 80 amb.ucir > amb80.ucir
+ucir2txt amb80.ucir > amb80.txt 2> err
+is $? 1 "its 80 bytes alone are read as a cut trace (exit 1)"
+grep -q 'amb80.ucir: offset 0x4a, chunk 0: truncated Snappy chunk' err; ok $? "$(cat err)"
+grep -q '^ucir-header format=trace ' amb80.txt; ok $? "after the header of a trace"
+# A trace header's padding is not carried into the replay header: a
+# trace with that padding at its bytes 66-71 makes no ambiguous replay.
+printf 'ucir-header format=trace version=1 arch=x86_64 arch_pad=00000000000000000000000000000000000000000000000000ff os=linux os_pad=%s code_order=little data_order=little\n' $pad |
+    txt2ucir | ucir2txt > tpad.txt
+is "$(cat tpad.txt)" "ucir-header format=replay version=0 uc_arch=x86 uc_mode=0x8 arch=x86_64 os=linux" \
+    "a trace header becomes a replay header with its names, not their padding"
 txt2ucir --level 10 < /dev/null > /dev/null 2>&1
 is $? 2 "--level 10 is a usage error"
 txt2ucir --arch vax < /dev/null > /dev/null 2>&1
