@@ -426,9 +426,18 @@ test_fmt(void)
 			bad_dec += strcmp(a, b) != 0;
 		}
 	}
+	for (v = 0; v < 100000; v++) {
+		*tp_fmt_u64(a, v * 1000003) = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v * 1000003);
+		bad_dec += strcmp(a, b) != 0;
+		*tp_fmt_u64(a, v) = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+		bad_dec += strcmp(a, b) != 0;
+	}
 	*tp_fmt_u64(a, UINT64_MAX) = '\0';
 	bad_dec += strcmp(a, "18446744073709551615") != 0;
-	ok(bad_dec == 0, "tp_fmt_u64 at every power of ten and 2^64-1 (%d bad)",
+	ok(bad_dec == 0, "tp_fmt_u64 at every power of ten, below 10^5, "
+	    "10^5 multiples of 1000003 and 2^64-1 (%d bad)",
 	    bad_dec);
 }
 
