@@ -165,6 +165,41 @@ arena_reset(struct arena *a)
 	a->bytes = keep->cap;
 }
 
+/*
+ * Decoder text made once and copied per event (an event's prefix, a
+ * field's " KEY=", a pooled value) has PAD zero bytes after it, so that
+ * it is copied in fixed steps of PAD bytes, without a call per copy.
+ */
+#define PAD 32
+
+static char *
+padded_alloc(struct arena *a, size_t n)
+{
+	return arena_alloc(a, n + PAD);
+}
+
+/* s (from padded_alloc) keeps its first n bytes and the padding. */
+static void
+padded_trim(struct arena *a, char *s, size_t n)
+{
+	memset(s + n, 0, PAD);
+	arena_trim(a, s, n + PAD);
+}
+
+/* n bytes of padded text at d, which has room for n + PAD. */
+static inline char *
+copy_padded(char *d, const char *s, size_t n)
+{
+	char *e = d + n;
+
+	do {
+		memcpy(d, s, PAD);
+		d += PAD;
+		s += PAD;
+	} while (d < e);
+	return e;
+}
+
 /* ------------------------------------------------------------ hashing */
 
 static uint64_t
@@ -403,6 +438,8 @@ struct field {
 	unsigned tag;
 	const char *key;	/* as in event records */
 	uint32_t keylen;
+	const char *lead;	/* decoder: " KEY=", padded */
+	uint32_t leadlen;
 };
 
 struct schema {
@@ -415,10 +452,13 @@ struct schema {
 	uint64_t namehash;
 	struct field *f;
 	uint32_t nf;
-	const char *prefix;	/* decoder: "event name=NAME" */
+	const char *prefix;	/* decoder: "event name=NAME", padded */
 	uint32_t prefixlen;
 	int tid_field;		/* the field named tid, or -1 */
 	int worker_field;	/* else an integer worker_id, or -1 */
+	int fast;		/* decoder: event_fast() can write its events, */
+	size_t maxwire;		/* the most bytes of their fields, */
+	size_t maxtext;		/* and of their text (see schema_fast) */
 	const unsigned char *body;	/* the frame after the type id */
 	uint32_t bodylen;
 };
@@ -766,7 +806,7 @@ struct dec {
 	size_t tshilen;
 };
 
-enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1 };
+enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1, FR_SLOW = 2 };
 
 /* The window's first size (it grows for a longer frame), as the input's. */
 #define WIN_START (TP_IN_BUF / 2)
@@ -953,6 +993,67 @@ parse_value(struct dec *d, unsigned t, const unsigned char **qp,
 	return FR_OK;
 }
 
+/*
+ * The common values (integers, bools, pool ids) without the call, for a
+ * caller who knows that the bytes left hold the longest of them
+ * (TP_LEB_MAX).  0: the value is for parse_value (another type, a varint
+ * of 10 bytes, an undefined pool id).  An over-long varint ends in a zero
+ * byte.
+ */
+static inline __attribute__((always_inline)) int
+parse_fast(struct dec *d, unsigned t, const unsigned char **qp,
+    struct val *v)
+{
+	const unsigned char *q = *qp;
+	uint64_t r;
+	unsigned b, sh;
+
+	switch (t) {
+	case T_VARINT:
+		v->len = 0;
+		r = *q++;
+		if (r >= 0x80) {
+			for (r &= 0x7f, sh = 7;; sh += 7) {
+				b = *q++;
+				r |= (uint64_t)(b & 0x7f) << sh;
+				if (b < 0x80)
+					break;
+				if (sh == 56)
+					return 0;
+			}
+			if (b == 0)
+				v->len = (unsigned char)(q - *qp);
+		}
+		v->v = r;
+		break;
+	case T_U8:
+	case T_BOOL:
+		v->v = *q++;
+		break;
+	case T_U16:
+		v->v = tp_get_le16(q);
+		q += 2;
+		break;
+	case T_U32:
+		v->v = tp_get_le32(q);
+		q += 4;
+		break;
+	case T_PSTRING:
+	case T_PSTACK:
+		v->v = tp_get_le32(q);
+		v->pe = pool_get(t == T_PSTRING ? &d->seg.strings :
+		    &d->seg.stacks, (uint32_t)v->v);
+		if (v->pe == NULL)
+			return 0;
+		q += 4;
+		break;
+	default:
+		return 0;
+	}
+	*qp = q;
+	return 1;
+}
+
 static void print_val(struct dec *d, unsigned t, const struct val *v,
     int depth);
 
@@ -1119,6 +1220,107 @@ cur_write(struct cur *c, const void *s, size_t n)
 	}
 }
 
+/* Padded text, and room for a number after it. */
+static inline void
+cur_text(struct cur *c, const char *s, size_t n)
+{
+	if (n <= 4096) {
+		cur_need(c, n + PAD + 32);
+		c->p = copy_padded(c->p, s, n);
+	} else {
+		cur_write(c, s, n);
+		cur_need(c, 32);
+	}
+}
+
+/*
+ * The 8 decimal digits of v < 10^8 as bytes 0..9, the first digit in the
+ * lowest byte: two halves of 4 digits, each split in 2 and 2, then 1 and
+ * 1, by multiplications in all lanes at once.
+ */
+static inline uint64_t
+digits8(uint32_t v)
+{
+	uint64_t x = (v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t y = ((x * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
+	uint64_t z = x - y * 100;
+	uint64_t w = y | z << 16;
+	uint64_t a = ((w * 103) >> 10) & UINT64_C(0x000f000f000f000f);
+
+	return a | (w - a * 10) << 8;
+}
+
+/* The number of decimal digits of v. */
+static inline unsigned
+ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+		UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+		UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+		UINT64_C(10000000000), UINT64_C(100000000000),
+		UINT64_C(1000000000000), UINT64_C(10000000000000),
+		UINT64_C(100000000000000), UINT64_C(1000000000000000),
+		UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+		UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)
+	};
+	/* log10(2^bits) rounded down is the count or one less */
+	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return t + ((v | 1) >= pow10[t]);
+}
+
+/*
+ * v in decimal.  The end is known from the digit count alone, early, so
+ * that the next field need not wait for the digits.  Writes up to 20
+ * bytes at p (past the digits: anything); returns the end of the digits.
+ */
+static inline char *
+fmt_uint(char *p, uint64_t v)
+{
+	unsigned n;
+	uint64_t d;
+
+	if (v < 100) {
+		memcpy(p, tp_digits2 + 2 * v + (v < 10), 2);
+		return p + 2 - (v < 10);
+	}
+	n = ndigits(v);
+	if (n <= 8) {
+		d = digits8((uint32_t)v) >> (8 * (8 - n));
+		d += UINT64_C(0x3030303030303030);
+		memcpy(p, &d, 8);
+		return p + n;
+	}
+	if (n <= 16) {
+		d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
+		d += UINT64_C(0x3030303030303030);
+		memcpy(p, &d, 8);
+	} else {
+		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
+		v %= UINT64_C(10000000000000000);
+		d = digits8(top) >> (8 * (24 - n));
+		d += UINT64_C(0x3030303030303030);
+		memcpy(p, &d, 8);
+		d = digits8((uint32_t)(v / 100000000)) + UINT64_C(0x3030303030303030);
+		memcpy(p + n - 16, &d, 8);
+	}
+	d = digits8((uint32_t)(v % 100000000)) + UINT64_C(0x3030303030303030);
+	memcpy(p + n - 8, &d, 8);
+	return p + n;
+}
+
+/* An integer of type t (no optional bit), as fmt_uint writes it. */
+static inline char *
+fmt_int(char *p, unsigned t, uint64_t v)
+{
+	if (t == T_I64 && (int64_t)v < 0) {
+		*p = '-';
+		return fmt_uint(p + 1, (uint64_t)0 - v);
+	}
+	return fmt_uint(p, v);
+}
+
 /*
  * A timestamp: the digits above the last 8 change seldom from one event
  * to the next, so they are kept and only the last 8 are made anew.
@@ -1126,7 +1328,7 @@ cur_write(struct cur *c, const void *s, size_t n)
 static inline char *
 fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
-	uint64_t hi = ts / 100000000;
+	uint64_t hi = ts / 100000000, digits;
 	uint32_t lo = (uint32_t)(ts % 100000000);
 
 	if (hi == 0)
@@ -1137,10 +1339,8 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	memcpy(p, tp_digits2 + 2 * (lo / 1000000), 2);
-	memcpy(p + 2, tp_digits2 + 2 * (lo / 10000 % 100), 2);
-	memcpy(p + 4, tp_digits2 + 2 * (lo / 100 % 100), 2);
-	memcpy(p + 6, tp_digits2 + 2 * (lo % 100), 2);
+	digits = digits8(lo) + UINT64_C(0x3030303030303030);
+	memcpy(p, &digits, 8);
 	return p + 8;
 }
 
@@ -1186,6 +1386,25 @@ print_raw(struct dec *d, const struct schema *x)
 	tv_close_map(o);
 }
 
+/* An integer or a bool; *raw set when its wire form needs telling. */
+static inline char *
+fmt_simple(char *p, unsigned t, const struct val *v, int *raw)
+{
+	if (t == T_BOOL) {
+		if (v->v > 1 && raw != NULL)
+			*raw = 1;
+		if (v->v) {
+			memcpy(p, "true", 4);
+			return p + 4;
+		}
+		memcpy(p, "false", 5);
+		return p + 5;
+	}
+	if (t == T_VARINT && v->len)
+		*raw = 1;
+	return fmt_int(p, t, v->v);
+}
+
 static void
 fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 {
@@ -1195,7 +1414,7 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	int raw = 0;
 
 	cur_begin(&c, d->out);
-	cur_write(&c, x->prefix, x->prefixlen);
+	cur_text(&c, x->prefix, x->prefixlen);
 	cur_need(&c, 80);
 	if (!x->holder) {
 		memcpy(c.p, " id=", 4);
@@ -1205,25 +1424,13 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	c.p = fmt_ts(d, c.p + 4, ts);
 	if (x->worker_field >= 0 && v[x->worker_field].present) {
 		memcpy(c.p, " tid=", 5);
-		if ((x->f[x->worker_field].tag & ~OPT) == T_I64)
-			c.p = tp_fmt_i64(c.p + 5, (int64_t)v[x->worker_field].v);
-		else
-			c.p = tp_fmt_u64(c.p + 5, v[x->worker_field].v);
+		c.p = fmt_int(c.p + 5, x->f[x->worker_field].tag & ~OPT,
+		    v[x->worker_field].v);
 	}
 	for (i = 0; i < x->nf; i++) {
 		const struct field *f = &x->f[i];
 		unsigned t = f->tag & ~OPT;
-		if (f->keylen < 1024) {
-			cur_need(&c, f->keylen + 32);
-			*c.p++ = ' ';
-			memcpy(c.p, f->key, f->keylen);
-			c.p += f->keylen;
-		} else {
-			cur_write(&c, " ", 1);
-			cur_write(&c, f->key, f->keylen);
-			cur_need(&c, 32);
-		}
-		*c.p++ = '=';
+		cur_text(&c, f->lead, f->leadlen);
 		if (!v[i].present) {
 			memcpy(c.p, "null", 4);
 			c.p += 4;
@@ -1233,33 +1440,18 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 			raw = 1;
 		switch (t) {
 		case T_VARINT:
-			if (v[i].len)
-				raw = 1;
-			/* FALLTHROUGH */
 		case T_U8:
 		case T_U16:
 		case T_U32:
-			c.p = tp_fmt_u64(c.p, v[i].v);
-			break;
 		case T_I64:
-			c.p = tp_fmt_i64(c.p, (int64_t)v[i].v);
-			break;
 		case T_BOOL:
-			if (v[i].v > 1)
-				raw = 1;
-			if (v[i].v) {
-				memcpy(c.p, "true", 4);
-				c.p += 4;
-			} else {
-				memcpy(c.p, "false", 5);
-				c.p += 5;
-			}
+			c.p = fmt_simple(c.p, t, &v[i], &raw);
 			break;
 		case T_PSTRING:
 		case T_PSTACK:
 			if (!v[i].pe->holder)
 				raw = 1;
-			cur_write(&c, v[i].pe->text, v[i].pe->textlen);
+			cur_text(&c, v[i].pe->text, v[i].pe->textlen);
 			break;
 		default:
 			cur_end(&c);
@@ -1298,6 +1490,114 @@ in_field(struct dec *d, const struct schema *x, uint32_t i)
 	return FR_BAD;
 }
 
+/*
+ * Can event_fast() write this schema's events?  If so, x->maxwire is the
+ * most bytes one takes after its timestamp, and x->maxtext the most text
+ * it makes but for its pooled values (with the padding of each copy).
+ */
+static int
+schema_fast(struct schema *x)
+{
+	static const unsigned char size[16] = {
+		[T_VARINT] = TP_LEB_MAX, [T_U8] = 1, [T_BOOL] = 1, [T_U16] = 2,
+		[T_U32] = 4, [T_I64] = 8, [T_PSTRING] = 4, [T_PSTACK] = 4
+	};
+	uint32_t i;
+
+	if (x->worker_field > 0)	/* its tid comes before earlier fields */
+		return 0;
+	x->maxwire = 0;
+	/* " ts=" and 20 digits, " tid=" and 21, the newline */
+	x->maxtext = x->prefixlen + PAD + 24 + 26 + 1;
+	for (i = 0; i < x->nf; i++) {
+		unsigned t = x->f[i].tag;
+		if (size[t & 0x0f] == 0 || (t & 0x70))
+			return 0;
+		x->maxwire += size[t & 0x0f] + (t & OPT ? 1 : 0);
+		x->maxtext += x->f[i].leadlen + PAD + 21;
+	}
+	return x->maxtext <= CUR_ROOM / 2;
+}
+
+/*
+ * An event of a schema that schema_fast() accepts, in one pass: each
+ * field parsed and written at once into room reserved for the record,
+ * committed at the end.  FR_SLOW, with nothing written, for what the
+ * two passes of dec_event() do better: an event near the end of the
+ * bytes, a value that is not the common case (a pool id or a varint of
+ * 10 bytes that may be wrong, wire details that raw= must tell, an id=),
+ * a record longer than the room.
+ */
+static int
+event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
+    const unsigned char *end, uint64_t ts)
+{
+	struct tp_out *o = d->out;
+	const unsigned char *q = *qp;
+	size_t room = CUR_ROOM - x->maxtext;
+	char *p;
+	uint32_t i;
+	struct val v;
+
+	if ((size_t)(end - q) < x->maxwire || !x->holder)
+		return FR_SLOW;
+	p = tp_out_reserve(o, CUR_ROOM);
+	p = copy_padded(p, x->prefix, x->prefixlen);
+	memcpy(p, " ts=", 4);
+	p = fmt_ts(d, p + 4, ts);
+	for (i = 0; i < x->nf; i++) {
+		const struct field *f = &x->f[i];
+		unsigned t = f->tag;
+		if (t & OPT) {
+			if (*q != 1) {
+				if (*q != 0)
+					return FR_SLOW;
+				q++;
+				p = copy_padded(p, f->lead, f->leadlen);
+				memcpy(p, "null", 4);
+				p += 4;
+				continue;
+			}
+			q++;
+			t &= ~OPT;
+		}
+		if (!parse_fast(d, t, &q, &v))
+			return FR_SLOW;
+		switch (t) {
+		case T_PSTRING:
+		case T_PSTACK:
+			if (!v.pe->holder || v.pe->textlen + PAD > room)
+				return FR_SLOW;
+			room -= v.pe->textlen + PAD;
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_padded(p, v.pe->text, v.pe->textlen);
+			break;
+		case T_BOOL:
+			if (v.v > 1)
+				return FR_SLOW;
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = fmt_simple(p, t, &v, NULL);
+			break;
+		case T_VARINT:
+			if (v.len)
+				return FR_SLOW;
+			/* FALLTHROUGH */
+		default:
+			if (i == 0 && x->worker_field == 0) {
+				memcpy(p, " tid=", 5);
+				p = fmt_int(p + 5, t, v.v);
+			}
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = fmt_int(p, t, v.v);
+			break;
+		}
+	}
+	*qp = q;
+	*p++ = '\n';
+	tp_out_commit(o, p);
+	return FR_OK;
+}
+
 static int
 dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
     size_t *flen)
@@ -1328,6 +1628,16 @@ dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
 		ts += delta;
 		q += 3;
 	}
+	if (x->fast) {
+		const unsigned char *q0 = q;
+		int rc = event_fast(d, x, &q, end, ts);
+		if (rc != FR_SLOW) {
+			if (rc != FR_OK)
+				return rc;
+			goto done;
+		}
+		q = q0;
+	}
 	for (i = 0; i < x->nf; i++) {
 		struct val *v = &d->vals[i];
 		unsigned t = x->f[i].tag;
@@ -1341,25 +1651,17 @@ dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
 				continue;
 			t &= ~OPT;
 		}
-		/* The common one-byte cases without the call. */
-		if (t == T_U8 && q < end) {
-			v->v = *q++;
-			v->len = 0;
+		if (end - q >= TP_LEB_MAX && parse_fast(d, t, &q, v))
 			continue;
-		}
-		if (t == T_VARINT && q < end && *q < 0x80) {
-			v->v = *q++;
-			v->len = 0;
-			continue;
-		}
 		rc = parse_value(d, t, &q, end, v, 0);
 		if (rc == FR_BAD)
 			return in_field(d, x, i);
 		if (rc != FR_OK)
 			return rc;
 	}
-	*flen = (size_t)(q - p);
 	fmt_event(d, x, ts);
+done:
+	*flen = (size_t)(q - p);
 	if (x->tsbyte)
 		d->seg.base = ts;
 	d->st->events++;
@@ -1439,7 +1741,7 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 	if (x->prefix == NULL) {
 		/* "event name=NAME", bare or quoted, made once. */
 		size_t cap = 11 + 4 * (size_t)x->namelen + 2, k;
-		char *s = arena_alloc(&d->seg.arena, cap), *e;
+		char *s = padded_alloc(&d->seg.arena, cap), *e;
 		if (s == NULL)
 			return dec_nomem(d);
 		memcpy(s, "event name=", 11);
@@ -1452,9 +1754,21 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 			e = tp_fmt_qbody(e, s + cap, x->name, x->namelen, &k);
 			*e++ = '"';
 		}
-		arena_trim(&d->seg.arena, s, (size_t)(e - s));
+		padded_trim(&d->seg.arena, s, (size_t)(e - s));
 		x->prefix = s;
 		x->prefixlen = (uint32_t)(e - s);
+		for (i = 0; i < x->nf; i++) {
+			struct field *f = &x->f[i];
+			if ((s = padded_alloc(&d->seg.arena, f->keylen + 2)) == NULL)
+				return dec_nomem(d);
+			s[0] = ' ';
+			memcpy(s + 1, f->key, f->keylen);
+			s[1 + f->keylen] = '=';
+			padded_trim(&d->seg.arena, s, f->keylen + 2);
+			f->lead = s;
+			f->leadlen = f->keylen + 2;
+		}
+		x->fast = schema_fast(x);
 		if (x->nf > d->nvals) {
 			struct val *nv = realloc(d->vals, x->nf * sizeof *nv);
 			if (nv == NULL)
@@ -1487,7 +1801,7 @@ static int
 pent_text(struct dec *d, struct pent *e, int stacks)
 {
 	size_t cap = stacks ? 19 * (size_t)(e->len / 8) + 2 : 4 * (size_t)e->len + 2;
-	char *s = arena_alloc(&d->seg.arena, cap), *p = s;
+	char *s = padded_alloc(&d->seg.arena, cap), *p = s;
 	size_t k;
 
 	if (s == NULL)
@@ -1505,7 +1819,7 @@ pent_text(struct dec *d, struct pent *e, int stacks)
 		p = tp_fmt_qbody(p, s + cap, e->data, e->len, &k);
 		*p++ = '"';
 	}
-	arena_trim(&d->seg.arena, s, (size_t)(p - s));
+	padded_trim(&d->seg.arena, s, (size_t)(p - s));
 	e->text = s;
 	e->textlen = (uint32_t)(p - s);
 	return 0;
