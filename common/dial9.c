@@ -283,7 +283,7 @@ pool_reset(struct pool *p)
 		memset(p->bydata, 0, (p->datamask + 1) * sizeof *p->bydata);
 }
 
-static struct pent *
+static inline struct pent *
 pool_get(const struct pool *p, uint32_t id)
 {
 	size_t i;
@@ -1836,24 +1836,28 @@ dec_pool(struct dec *d, const unsigned char *p, const unsigned char *end,
 		q += 8 + n * (stacks ? 8 : 1);
 	}
 	*flen = (size_t)(q - p);
-	tw_begin(o, stacks ? "dial9-stacks" : "dial9-strings");
-	tw_key(o, "pool");
-	tv_open_map(o);
+	/* as the text writer would write it, without a call per item */
+	if (stacks)
+		tp_out_write(o, "dial9-stacks pool={", 19);
+	else
+		tp_out_write(o, "dial9-strings pool={", 20);
 	for (q = p + 5, i = 0; i < count; i++) {
 		uint32_t id = tp_get_le32(q);
 		size_t n = (size_t)tp_get_le32(q + 4) * (stacks ? 8 : 1);
 		struct pent *e = pool_define(pool, &d->seg.arena, id, q + 8, n);
+		char *w;
 		if (e == NULL || pent_text(d, e, stacks) < 0)
 			return dec_nomem(d);
+		w = tp_out_reserve(o, 24);
 		if (i > 0)
-			tv_sep(o);
-		tv_u64(o, id);
-		tp_out_putc(o, ':');
+			*w++ = ',';
+		w = fmt_uint(w, id);
+		*w++ = ':';
+		tp_out_commit(o, w);
 		tp_out_write(o, e->text, e->textlen);
 		q += 8 + n;
 	}
-	tv_close_map(o);
-	tw_end(o);
+	tp_out_write(o, "}\n", 2);
 	if (stacks)
 		d->st->stack_pools++;
 	else
