@@ -792,7 +792,7 @@ struct dec {
 	struct tp_err *err;
 	struct dial9_dec_stats *st;
 	unsigned char *win;	/* frames are decoded from here */
-	size_t cap, len, pos;
+	size_t len, pos;
 	uint64_t base;		/* stream offset of win[0] */
 	int eof;
 	uint64_t frames;
@@ -808,9 +808,8 @@ struct dec {
 
 enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1, FR_SLOW = 2 };
 
-/* The window's first size (it grows for a longer frame), as the input's. */
-#define WIN_START (TP_IN_BUF / 2)
-#define WIN_LOW (WIN_START / 64)	/* less unread than this: read more */
+/* Less unread than this: read more. */
+#define WIN_LOW (TP_IN_BUF / 128)
 
 static int
 dec_fail(struct dec *d, const unsigned char *at, const char *fmt, ...)
@@ -838,24 +837,21 @@ dec_nomem(struct dec *d)
 	return FR_BAD;
 }
 
-/* Compact the window and read until it is full or the input ends. */
+/*
+ * The window is the input's own buffer (no copy): at least want unread
+ * bytes in it, unless the input ends first.
+ */
 static int
-win_fill(struct dec *d)
+win_fill(struct dec *d, size_t want)
 {
-	if (d->pos > 0) {
-		memmove(d->win, d->win + d->pos, d->len - d->pos);
-		d->base += d->pos;
-		d->len -= d->pos;
-		d->pos = 0;
-	}
-	while (d->len < d->cap && !d->eof) {
-		long r = tp_in_read(d->in, d->win + d->len, d->cap - d->len);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			d->eof = 1;
-		d->len += (size_t)r;
-	}
+	d->in->pos = d->pos;
+	if (tp_in_fill(d->in, want) < 0)
+		return -1;
+	d->win = d->in->buf;
+	d->pos = d->in->pos;
+	d->len = d->in->len;
+	d->base = d->in->base;
+	d->eof = d->in->eof;
 	return 0;
 }
 
@@ -2014,10 +2010,11 @@ static int
 dec_run(struct dec *d)
 {
 	for (;;) {
-		size_t flen;
+		size_t flen, want;
 		int rc;
 
-		if (d->len - d->pos < WIN_LOW && !d->eof && win_fill(d) < 0)
+		if (d->len - d->pos < WIN_LOW && !d->eof &&
+		    win_fill(d, WIN_LOW) < 0)
 			return -1;
 		if (d->pos == d->len) {
 			if (d->base == 0 && d->len == 0)
@@ -2049,18 +2046,13 @@ dec_run(struct dec *d)
 			    "bytes left", frame_names[tag < 7 ? tag : 0],
 			    d->len - d->pos);
 		}
-		if (d->pos == 0 && d->len == d->cap) {
-			unsigned char *nw;
-			if (d->cap >= DIAL9_FRAME_MAX)
-				return dec_fail(d, d->win, "%s frame longer than "
-				    "%u bytes", frame_names[d->win[0] < 7 ?
-				    d->win[0] : 0], DIAL9_FRAME_MAX);
-			if ((nw = realloc(d->win, d->cap * 2)) == NULL)
-				return dec_nomem(d);
-			d->win = nw;
-			d->cap *= 2;
-		}
-		if (win_fill(d) < 0)
+		if (d->len - d->pos >= DIAL9_FRAME_MAX)
+			return dec_fail(d, d->win + d->pos, "%s frame longer than "
+			    "%u bytes", frame_names[d->win[d->pos] < 7 ?
+			    d->win[d->pos] : 0], DIAL9_FRAME_MAX);
+		/* Twice the bytes, so that a long frame is parsed few times. */
+		want = 2 * (d->len - d->pos) + 1;
+		if (win_fill(d, want < DIAL9_FRAME_MAX ? want : DIAL9_FRAME_MAX) < 0)
 			return -1;
 	}
 }
@@ -2080,12 +2072,14 @@ dial9_decode(struct tp_in *in, struct tp_out *out,
 	d.out = out;
 	d.err = err;
 	d.st = st;
-	d.cap = WIN_START;
-	if ((d.win = malloc(d.cap)) == NULL || seg_init(&d.seg) < 0)
+	d.win = in->buf;
+	d.pos = d.len = in->pos;	/* nothing of it is the window yet */
+	d.base = in->base;
+	if (seg_init(&d.seg) < 0)
 		rc = dec_nomem(&d);
 	else
 		rc = dec_run(&d);
-	free(d.win);
+	in->pos = d.pos;
 	free(d.vals);
 	free(d.seen);
 	seg_free(&d.seg);
