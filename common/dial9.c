@@ -1496,7 +1496,8 @@ schema_fast(struct schema *x)
 {
 	static const unsigned char size[16] = {
 		[T_VARINT] = TP_LEB_MAX, [T_U8] = 1, [T_BOOL] = 1, [T_U16] = 2,
-		[T_U32] = 4, [T_I64] = 8, [T_PSTRING] = 4, [T_PSTACK] = 4
+		[T_U32] = 4, [T_I64] = 8, [T_PSTRING] = 4, [T_PSTACK] = 4,
+		[T_STACK] = 4	/* the count; event_fast checks the rest */
 	};
 	uint32_t i;
 
@@ -1557,8 +1558,25 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			q++;
 			t &= ~OPT;
 		}
-		if (!parse_fast(d, t, &q, &v))
-			return FR_SLOW;
+		if (!parse_fast(d, t, &q, &v)) {
+			uint64_t n = tp_get_le32(q), k;
+			if (t != T_STACK)
+				return FR_SLOW;
+			if ((uint64_t)(end - q) < 4 + 8 * n + x->maxwire ||
+			    19 * n + 2 + PAD > room)
+				return FR_SLOW;
+			room -= 19 * n + 2 + PAD;
+			p = copy_padded(p, f->lead, f->leadlen);
+			*p++ = '[';
+			for (k = 0; k < n; k++) {
+				if (k > 0)
+					*p++ = ',';
+				p = tp_fmt_hex(p, tp_get_le64(q + 4 + 8 * k));
+			}
+			*p++ = ']';
+			q += 4 + 8 * n;
+			continue;
+		}
 		switch (t) {
 		case T_PSTRING:
 		case T_PSTACK:
