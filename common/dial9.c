@@ -454,8 +454,7 @@ struct schema {
 	uint32_t nf;
 	const char *prefix;	/* decoder: "event name=NAME", padded */
 	uint32_t prefixlen;
-	int tid_field;		/* the field named tid, or -1 */
-	int worker_field;	/* else an integer worker_id, or -1 */
+	int worker_field;	/* an integer worker_id (tid= in text), or -1 */
 	int fast;		/* decoder: event_fast() can write its events, */
 	size_t maxwire;		/* the most bytes of their fields, */
 	size_t maxtext;		/* and of their text (see schema_fast) */
@@ -623,7 +622,9 @@ same_body(const struct schema *a, const unsigned char *body, size_t len,
  * no other field or record key uses, else "." and the name in hex (and
  * ".N" for a name an earlier field has).  seen is a scratch hash set.
  */
-static const char *const reserved_keys[] = { "name", "ts", "id", "raw", NULL };
+static const char *const reserved_keys[] = {
+	"name", "ts", "id", "raw", "tid", NULL
+};
 
 static int
 plain_key(const unsigned char *name, size_t n)
@@ -667,7 +668,7 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 		*seencap = cap;
 	}
 	memset(*seen, 0, cap * sizeof **seen);
-	x->tid_field = x->worker_field = -1;
+	x->worker_field = -1;
 	for (i = 0; i < x->nf; i++) {
 		struct field *f = &x->f[i];
 		int dup = 0;
@@ -705,14 +706,10 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 			f->key = k;
 			f->keylen = (uint32_t)(e - k);
 		}
-		if (!dup && f->namelen == 3 && memcmp(f->name, "tid", 3) == 0)
-			x->tid_field = (int)i;
 		if (!dup && f->namelen == 9 && memcmp(f->name, "worker_id", 9) == 0 &&
 		    tag_int(f->tag))
 			x->worker_field = (int)i;
 	}
-	if (x->tid_field >= 0)
-		x->worker_field = -1;
 	return 0;
 }
 
@@ -2894,23 +2891,6 @@ reserved_key(const struct tr_field *f)
 	return 0;
 }
 
-/*
- * Is the record's tid= the one a decoder derives from worker_id (it comes
- * before a worker_id= of the same value), not a field of its own?
- */
-static int
-tid_derived(const struct tr_rec *rec, size_t j)
-{
-	size_t k;
-
-	for (k = j + 1; k < rec->nf; k++)
-		if (key_is(&rec->f[k], "worker_id"))
-			return rec->f[k].vallen == rec->f[j].vallen &&
-			    memcmp(rec->f[k].val, rec->f[j].val,
-			    rec->f[j].vallen) == 0;
-	return 0;
-}
-
 /* The field name a record key stands for, into sb: ".HEX[.N]" or as is. */
 static int
 key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
@@ -2945,6 +2925,7 @@ key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
 static int
 enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 {
+	const struct tr_field *ftid = NULL;
 	uint32_t i, next = 0;
 	size_t j;
 
@@ -2952,8 +2933,11 @@ enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 		e->fv[i] = NULL;
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
-		if (reserved_key(f) || (x->tid_field < 0 && key_is(f, "tid")))
+		if (reserved_key(f)) {
+			if (key_is(f, "tid"))
+				ftid = f;
 			continue;
+		}
 		i = next;
 		if (i >= x->nf || x->f[i].keylen != f->keylen ||
 		    memcmp(x->f[i].key, f->key, f->keylen) != 0)
@@ -2974,6 +2958,14 @@ enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 		e->fv[i] = f;
 		next = i + 1;
 	}
+	/* tid= is the worker: it stands for a worker_id= the record lacks */
+	i = (uint32_t)x->worker_field;
+	if (x->worker_field >= 0 && e->fv[i] == NULL && ftid != NULL) {
+		if (x->inferred && !fits(x->f[i].tag, ftid))
+			return tr_fail(e->r, rec, ftid, "does not fit the "
+			    "inferred type");
+		e->fv[i] = ftid;
+	}
 	for (i = 0; i < x->nf; i++)
 		if (e->fv[i] == NULL && !(x->f[i].tag & OPT))
 			return tr_fail(e->r, rec, NULL, "event %.*s without field "
@@ -2988,6 +2980,7 @@ static struct schema *
 enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 {
 	const struct tr_field *fts = tr_find(rec, "ts");
+	const struct tr_field *fworker = tr_find(rec, "worker_id");
 	struct buf *b = &e->fb;
 	struct schema *x;
 	uint32_t id;
@@ -3003,16 +2996,26 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 	schema_start(b, id, e->nb.p, e->nb.len, fts != NULL, 0);
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
+		const char *key = f->key;
 		const unsigned char *s;
+		size_t n, keylen = f->keylen;
 		unsigned t = 0;
 		uint32_t i;
-		size_t n;
-		if (reserved_key(f) || (key_is(f, "tid") && tid_derived(rec, j)))
+		/*
+		 * tid= is the worker: derived from worker_id=, or without it
+		 * (another format's thread) a worker_id field of its own.
+		 */
+		if (key_is(f, "tid")) {
+			if (fworker != NULL)
+				continue;
+			key = "worker_id";
+			keylen = 9;
+		} else if (reserved_key(f))
 			continue;
 		if (prev != NULL)
 			for (i = 0; i < prev->nf; i++)
-				if (prev->f[i].keylen == f->keylen &&
-				    memcmp(prev->f[i].key, f->key, f->keylen) == 0) {
+				if (prev->f[i].keylen == keylen &&
+				    memcmp(prev->f[i].key, key, keylen) == 0) {
 					if (fits(prev->f[i].tag, f))
 						t = prev->f[i].tag;
 					else if (tr_is_null(f))
@@ -3023,7 +3026,10 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 			t = infer_type(f);
 		if (t == 0)
 			t = OPT | T_VARINT;
-		if (key_name(e, f, &s, &n) < 0) {
+		if (key != f->key) {
+			s = (const unsigned char *)key;
+			n = keylen;
+		} else if (key_name(e, f, &s, &n) < 0) {
 			tr_fail(e->r, rec, f, "bad escaped key");
 			return NULL;
 		}
