@@ -1226,21 +1226,28 @@ cur_text(struct cur *c, const char *s, size_t n)
 	}
 }
 
+/* Two digits of tp_digits2 as the low 16 bits. */
+static inline uint64_t
+pair(uint32_t v)
+{
+	uint16_t d;
+
+	memcpy(&d, tp_digits2 + 2 * v, 2);
+	return d;
+}
+
 /*
- * The 8 decimal digits of v < 10^8 as bytes 0..9, the first digit in the
- * lowest byte: two halves of 4 digits, each split in 2 and 2, then 1 and
- * 1, by multiplications in all lanes at once.
+ * The 8 decimal digits of v < 10^8 in ASCII, the first in the lowest
+ * byte: four pairs from the table, their divisions independent (short
+ * chains of dependent instructions).
  */
 static inline uint64_t
 digits8(uint32_t v)
 {
-	uint64_t x = (v / 10000) | (uint64_t)(v % 10000) << 32;
-	uint64_t y = ((x * 10486) >> 20) & UINT64_C(0x0000007f0000007f);
-	uint64_t z = x - y * 100;
-	uint64_t w = y | z << 16;
-	uint64_t a = ((w * 103) >> 10) & UINT64_C(0x000f000f000f000f);
+	uint32_t hi = v / 10000, lo = v % 10000;
 
-	return a | (w - a * 10) << 8;
+	return pair(hi / 100) | pair(hi % 100) << 16 | pair(lo / 100) << 32 |
+	    pair(lo % 100) << 48;
 }
 
 /* The number of decimal digits of v. */
@@ -1281,24 +1288,21 @@ fmt_uint(char *p, uint64_t v)
 	n = ndigits(v);
 	if (n <= 8) {
 		d = digits8((uint32_t)v) >> (8 * (8 - n));
-		d += UINT64_C(0x3030303030303030);
 		memcpy(p, &d, 8);
 		return p + n;
 	}
 	if (n <= 16) {
 		d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
-		d += UINT64_C(0x3030303030303030);
 		memcpy(p, &d, 8);
 	} else {
 		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
 		v %= UINT64_C(10000000000000000);
 		d = digits8(top) >> (8 * (24 - n));
-		d += UINT64_C(0x3030303030303030);
 		memcpy(p, &d, 8);
-		d = digits8((uint32_t)(v / 100000000)) + UINT64_C(0x3030303030303030);
+		d = digits8((uint32_t)(v / 100000000));
 		memcpy(p + n - 16, &d, 8);
 	}
-	d = digits8((uint32_t)(v % 100000000)) + UINT64_C(0x3030303030303030);
+	d = digits8((uint32_t)(v % 100000000));
 	memcpy(p + n - 8, &d, 8);
 	return p + n;
 }
@@ -1332,7 +1336,7 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	digits = digits8(lo) + UINT64_C(0x3030303030303030);
+	digits = digits8(lo);
 	memcpy(p, &digits, 8);
 	return p + 8;
 }
