@@ -1530,6 +1530,10 @@ static int
 event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
     const unsigned char *end, uint64_t ts)
 {
+	/* in locals: the text written through p could alias them */
+	const struct field *fields = x->f;
+	const uint32_t nf = x->nf;
+	const int tid0 = x->worker_field == 0;
 	struct tp_out *o = d->out;
 	const unsigned char *q = *qp;
 	size_t room = CUR_ROOM - x->maxtext;
@@ -1543,8 +1547,8 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 	p = copy_padded(p, x->prefix, x->prefixlen);
 	memcpy(p, " ts=", 4);
 	p = fmt_ts(d, p + 4, ts);
-	for (i = 0; i < x->nf; i++) {
-		const struct field *f = &x->f[i];
+	for (i = 0; i < nf; i++) {
+		const struct field *f = &fields[i];
 		unsigned t = f->tag;
 		if (t & OPT) {
 			if (*q != 1) {
@@ -1598,7 +1602,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 				return FR_SLOW;
 			/* FALLTHROUGH */
 		default:
-			if (i == 0 && x->worker_field == 0) {
+			if (i == 0 && tid0) {
 				memcpy(p, " tid=", 5);
 				p = fmt_int(p + 5, t, v.v);
 			}
@@ -2001,27 +2005,30 @@ static void
 event_run(struct dec *d)
 {
 	const unsigned char *p = d->win + d->pos, *end = d->win + d->len;
+	uint64_t base = d->seg.base, n = 0;
 
 	while (end - p >= 6 && p[0] == TAG_EVENT) {
 		const struct schema *x = seg_at(&d->seg, tp_get_le16(p + 1));
 		const unsigned char *q = p + 3;
-		uint64_t ts = d->seg.base;
+		uint64_t ts = base;
 		if (x == NULL || !x->fast)
 			break;
 		if (x->tsbyte) {
 			ts += (uint32_t)q[0] | (uint32_t)q[1] << 8 |
 			    (uint32_t)q[2] << 16;
-			if (ts < d->seg.base)
+			if (ts < base)
 				break;
 			q += 3;
 		}
 		if (event_fast(d, x, &q, end, ts) != FR_OK)
 			break;
-		d->seg.base = ts;
-		d->st->events++;
-		d->frames++;
+		base = ts;
+		n++;
 		p = q;
 	}
+	d->seg.base = base;
+	d->st->events += n;
+	d->frames += n;
 	d->pos = (size_t)(p - d->win);
 }
 
