@@ -560,7 +560,7 @@ name_slot(struct seg *s, const void *name, size_t n, uint64_t h)
 	    i = (i + 1) & s->namemask) {
 		struct schema *x = s->byname[i];
 		if (x->namehash == h && x->namelen == n &&
-		    memcmp(x->name, name, n) == 0)
+		    (n == 0 || memcmp(x->name, name, n) == 0))
 			break;
 	}
 	return &s->byname[i];
@@ -3102,7 +3102,8 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 		if ((x = seg_at(&e->seg, u)) == NULL)
 			return tr_fail(e->r, rec, fid, "no schema with this type "
 			    "id in this segment");
-		if (x->namelen != n || memcmp(x->name, e->nb.p, n) != 0)
+		if (x->namelen != n ||
+		    (n > 0 && memcmp(x->name, e->nb.p, n) != 0))
 			return tr_fail(e->r, rec, fid, "the schema of this type "
 			    "id has another name");
 		if (enc_match(e, rec, x) < 0)

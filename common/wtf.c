@@ -3369,8 +3369,6 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if ((tf = find_key(rec, "tid", 3)) != NULL) {
 		if (tr_i64(e->r, rec, tf, &tid) < 0)
 			return -1;
-		if (tid < 0 || tid > WTF_MAX_WIRE)
-			return enc_skip(e, rec, "a tid beyond the 16-bit zone ids");
 	}
 	if (def == NULL) {
 		if ((name = malloc(namelen)) == NULL)
@@ -3389,7 +3387,13 @@ do_event(struct enc *e, const struct tr_rec *rec)
 		    "has no argument for");
 	if (tf != NULL && def->role != ROLE_ZONE_SET &&
 	    (!e->have_zone || tid != e->zone)) {
-		/* A zone switch the stream does not have (lines dropped). */
+		/*
+		 * A zone switch the stream does not have (lines dropped).  A
+		 * zone the trace set itself may be wider (a legacy zone#set
+		 * defined with a uint32 zoneId); one we must set cannot.
+		 */
+		if (tid < 0 || tid > WTF_MAX_WIRE)
+			return enc_skip(e, rec, "a tid beyond the 16-bit zone ids");
 		if (!(e->zones[tid / 8] & (1u << (tid % 8))) &&
 		    emit_zone(e, rec, "wtf.zone#create", (uint32_t)tid, time) < 0)
 			return -1;

@@ -130,4 +130,20 @@ check 'wtf-define wire=70000 class=0 flags=0 name=x args=null\n' '1:17: field "w
 check 'wtf-define wire=5 class=0 flags=0 name=x args="int8 a, blob b"\n' '1:47: field "args": ""int8 a, blob b"": invalid signature argument type' "an unknown argument type"
 check 'wtf-define wire=1 class=0 flags=0 name=x args=null\n' '1: wire id 1 (wtf.event#define) redefined as another event type' "wire 1 redefined"
 check 'wtf-define wire=5 class=0 flags=0 name=e args="utf8 s"\nevent name=e s="a\\x00b"\n' '2:16: field "s": ""a\\x00b"": a NUL byte cannot be stored in a string table' "a NUL byte in a string"
+# A legacy trace may define wtf.zone#set with a uint32 zoneId and set a
+# zone beyond 16 bits (fuzz-wtf found one): the records in that zone carry
+# it as tid and encode as they came; only a zone switch txt2wtf must write
+# itself needs a 16-bit id.
+cat > in.txt <<'EOT'
+wtf-header version=3 build=1 context="{}" flags=0x1 timebase=1000 metadata=null
+wtf-define ts=1000006000 time=6 wire=3 class=instance flags=0x28 name=wtf.zone#set args="uint32 zoneId"
+event tid=458754 ts=1000008000 time=8 name=wtf.zone#set zoneId=458754
+event tid=458754 ts=1000009000 time=9 name=wtf.zone#set zoneId=458754
+EOT
+txt2wtf in.txt > z.wtf 2> err.txt
+is "$? $(cat err.txt)" "0 " "a legacy zone beyond 16 bits: no record skipped"
+is "$(wtf2txt z.wtf)" "$(cat in.txt)" "... and the text comes back as it was"
+printf 'event tid=458754 name=e\n' | txt2wtf 2> err.txt > /dev/null
+is "$? $(cat err.txt)" "0 txt2wtf: 1 record skipped, not expressible in a WTF trace (first at line 1: a tid beyond the 16-bit zone ids)" \
+    "a zone switch to a tid beyond 16 bits: skipped, said"
 done_testing
