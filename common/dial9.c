@@ -1226,20 +1226,17 @@ cur_text(struct cur *c, const char *s, size_t n)
 	}
 }
 
-/* Two digits of tp_digits2 as the low 16 bits. */
+/* Two digits of tp_digits2, the first in the low byte. */
 static inline uint64_t
 pair(uint32_t v)
 {
-	uint16_t d;
-
-	memcpy(&d, tp_digits2 + 2 * v, 2);
-	return d;
+	return tp_get_le16(tp_digits2 + 2 * v);
 }
 
 /*
  * The 8 decimal digits of v < 10^8 in ASCII, the first in the lowest
- * byte: four pairs from the table, their divisions independent (short
- * chains of dependent instructions).
+ * byte (stored with tp_put_le64): four pairs from the table, their
+ * divisions independent (short chains of dependent instructions).
  */
 static inline uint64_t
 digits8(uint32_t v)
@@ -1288,22 +1285,22 @@ fmt_uint(char *p, uint64_t v)
 	n = ndigits(v);
 	if (n <= 8) {
 		d = digits8((uint32_t)v) >> (8 * (8 - n));
-		memcpy(p, &d, 8);
+		tp_put_le64(p, d);
 		return p + n;
 	}
 	if (n <= 16) {
 		d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
-		memcpy(p, &d, 8);
+		tp_put_le64(p, d);
 	} else {
 		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
 		v %= UINT64_C(10000000000000000);
 		d = digits8(top) >> (8 * (24 - n));
-		memcpy(p, &d, 8);
+		tp_put_le64(p, d);
 		d = digits8((uint32_t)(v / 100000000));
-		memcpy(p + n - 16, &d, 8);
+		tp_put_le64(p + n - 16, d);
 	}
 	d = digits8((uint32_t)(v % 100000000));
-	memcpy(p + n - 8, &d, 8);
+	tp_put_le64(p + n - 8, d);
 	return p + n;
 }
 
@@ -1337,7 +1334,7 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
 	digits = digits8(lo);
-	memcpy(p, &digits, 8);
+	tp_put_le64(p, digits);
 	return p + 8;
 }
 
