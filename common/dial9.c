@@ -1523,7 +1523,7 @@ schema_fast(struct schema *x)
  * 10 bytes that may be wrong, wire details that raw= must tell, an id=),
  * a record longer than the room.
  */
-static int
+static inline __attribute__((always_inline)) int
 event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
     const unsigned char *end, uint64_t ts)
 {
