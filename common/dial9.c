@@ -165,6 +165,41 @@ arena_reset(struct arena *a)
 	a->bytes = keep->cap;
 }
 
+/*
+ * Decoder text made once and copied per event (an event's prefix, a
+ * field's " KEY=", a pooled value) has PAD zero bytes after it, so that
+ * it is copied in fixed steps of PAD bytes, without a call per copy.
+ */
+#define PAD 32
+
+static char *
+padded_alloc(struct arena *a, size_t n)
+{
+	return arena_alloc(a, n + PAD);
+}
+
+/* s (from padded_alloc) keeps its first n bytes and the padding. */
+static void
+padded_trim(struct arena *a, char *s, size_t n)
+{
+	memset(s + n, 0, PAD);
+	arena_trim(a, s, n + PAD);
+}
+
+/* n bytes of padded text at d, which has room for n + PAD. */
+static inline char *
+copy_padded(char *d, const char *s, size_t n)
+{
+	char *e = d + n;
+
+	do {
+		memcpy(d, s, PAD);
+		d += PAD;
+		s += PAD;
+	} while (d < e);
+	return e;
+}
+
 /* ------------------------------------------------------------ hashing */
 
 static uint64_t
@@ -248,7 +283,7 @@ pool_reset(struct pool *p)
 		memset(p->bydata, 0, (p->datamask + 1) * sizeof *p->bydata);
 }
 
-static struct pent *
+static inline struct pent *
 pool_get(const struct pool *p, uint32_t id)
 {
 	size_t i;
@@ -403,6 +438,8 @@ struct field {
 	unsigned tag;
 	const char *key;	/* as in event records */
 	uint32_t keylen;
+	const char *lead;	/* decoder: " KEY=", padded */
+	uint32_t leadlen;
 };
 
 struct schema {
@@ -415,10 +452,12 @@ struct schema {
 	uint64_t namehash;
 	struct field *f;
 	uint32_t nf;
-	const char *prefix;	/* decoder: "event name=NAME" */
+	const char *prefix;	/* decoder: "event name=NAME", padded */
 	uint32_t prefixlen;
-	int tid_field;		/* the field named tid, or -1 */
-	int worker_field;	/* else an integer worker_id, or -1 */
+	int worker_field;	/* an integer worker_id (tid= in text), or -1 */
+	int fast;		/* decoder: event_fast() can write its events, */
+	size_t maxwire;		/* the most bytes of their fields, */
+	size_t maxtext;		/* and of their text (see schema_fast) */
 	const unsigned char *body;	/* the frame after the type id */
 	uint32_t bodylen;
 };
@@ -583,7 +622,9 @@ same_body(const struct schema *a, const unsigned char *body, size_t len,
  * no other field or record key uses, else "." and the name in hex (and
  * ".N" for a name an earlier field has).  seen is a scratch hash set.
  */
-static const char *const reserved_keys[] = { "name", "ts", "id", "raw", NULL };
+static const char *const reserved_keys[] = {
+	"name", "ts", "id", "raw", "tid", NULL
+};
 
 static int
 plain_key(const unsigned char *name, size_t n)
@@ -627,7 +668,7 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 		*seencap = cap;
 	}
 	memset(*seen, 0, cap * sizeof **seen);
-	x->tid_field = x->worker_field = -1;
+	x->worker_field = -1;
 	for (i = 0; i < x->nf; i++) {
 		struct field *f = &x->f[i];
 		int dup = 0;
@@ -665,14 +706,10 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 			f->key = k;
 			f->keylen = (uint32_t)(e - k);
 		}
-		if (!dup && f->namelen == 3 && memcmp(f->name, "tid", 3) == 0)
-			x->tid_field = (int)i;
 		if (!dup && f->namelen == 9 && memcmp(f->name, "worker_id", 9) == 0 &&
 		    tag_int(f->tag))
 			x->worker_field = (int)i;
 	}
-	if (x->tid_field >= 0)
-		x->worker_field = -1;
 	return 0;
 }
 
@@ -752,7 +789,7 @@ struct dec {
 	struct tp_err *err;
 	struct dial9_dec_stats *st;
 	unsigned char *win;	/* frames are decoded from here */
-	size_t cap, len, pos;
+	size_t len, pos;
 	uint64_t base;		/* stream offset of win[0] */
 	int eof;
 	uint64_t frames;
@@ -766,11 +803,10 @@ struct dec {
 	size_t tshilen;
 };
 
-enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1 };
+enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1, FR_SLOW = 2 };
 
-/* The window's first size (it grows for a longer frame), as the input's. */
-#define WIN_START (TP_IN_BUF / 2)
-#define WIN_LOW (WIN_START / 4)	/* less unread than this: read more */
+/* Less unread than this: read more. */
+#define WIN_LOW (TP_IN_BUF / 128)
 
 static int
 dec_fail(struct dec *d, const unsigned char *at, const char *fmt, ...)
@@ -798,24 +834,21 @@ dec_nomem(struct dec *d)
 	return FR_BAD;
 }
 
-/* Compact the window and read until it is full or the input ends. */
+/*
+ * The window is the input's own buffer (no copy): at least want unread
+ * bytes in it, unless the input ends first.
+ */
 static int
-win_fill(struct dec *d)
+win_fill(struct dec *d, size_t want)
 {
-	if (d->pos > 0) {
-		memmove(d->win, d->win + d->pos, d->len - d->pos);
-		d->base += d->pos;
-		d->len -= d->pos;
-		d->pos = 0;
-	}
-	while (d->len < d->cap && !d->eof) {
-		long r = tp_in_read(d->in, d->win + d->len, d->cap - d->len);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			d->eof = 1;
-		d->len += (size_t)r;
-	}
+	d->in->pos = d->pos;
+	if (tp_in_fill(d->in, want) < 0)
+		return -1;
+	d->win = d->in->buf;
+	d->pos = d->in->pos;
+	d->len = d->in->len;
+	d->base = d->in->base;
+	d->eof = d->in->eof;
 	return 0;
 }
 
@@ -951,6 +984,67 @@ parse_value(struct dec *d, unsigned t, const unsigned char **qp,
 	}
 	*qp = q;
 	return FR_OK;
+}
+
+/*
+ * The common values (integers, bools, pool ids) without the call, for a
+ * caller who knows that the bytes left hold the longest of them
+ * (TP_LEB_MAX).  0: the value is for parse_value (another type, a varint
+ * of 10 bytes, an undefined pool id).  An over-long varint ends in a zero
+ * byte.
+ */
+static inline __attribute__((always_inline)) int
+parse_fast(struct dec *d, unsigned t, const unsigned char **qp,
+    struct val *v)
+{
+	const unsigned char *q = *qp;
+	uint64_t r;
+	unsigned b, sh;
+
+	switch (t) {
+	case T_VARINT:
+		v->len = 0;
+		r = *q++;
+		if (r >= 0x80) {
+			for (r &= 0x7f, sh = 7;; sh += 7) {
+				b = *q++;
+				r |= (uint64_t)(b & 0x7f) << sh;
+				if (b < 0x80)
+					break;
+				if (sh == 56)
+					return 0;
+			}
+			if (b == 0)
+				v->len = (unsigned char)(q - *qp);
+		}
+		v->v = r;
+		break;
+	case T_U8:
+	case T_BOOL:
+		v->v = *q++;
+		break;
+	case T_U16:
+		v->v = tp_get_le16(q);
+		q += 2;
+		break;
+	case T_U32:
+		v->v = tp_get_le32(q);
+		q += 4;
+		break;
+	case T_PSTRING:
+	case T_PSTACK:
+		v->v = tp_get_le32(q);
+		v->pe = pool_get(t == T_PSTRING ? &d->seg.strings :
+		    &d->seg.stacks, (uint32_t)v->v);
+		if (v->pe == NULL)
+			return 0;
+		q += 4;
+		break;
+	default:
+		return 0;
+	}
+	*qp = q;
+	return 1;
 }
 
 static void print_val(struct dec *d, unsigned t, const struct val *v,
@@ -1119,6 +1213,108 @@ cur_write(struct cur *c, const void *s, size_t n)
 	}
 }
 
+/* Padded text, and room for a number after it. */
+static inline void
+cur_text(struct cur *c, const char *s, size_t n)
+{
+	if (n <= 4096) {
+		cur_need(c, n + PAD + 32);
+		c->p = copy_padded(c->p, s, n);
+	} else {
+		cur_write(c, s, n);
+		cur_need(c, 32);
+	}
+}
+
+/* Two digits of tp_digits2, the first in the low byte. */
+static inline uint64_t
+pair(uint32_t v)
+{
+	return tp_get_le16(tp_digits2 + 2 * v);
+}
+
+/*
+ * The 8 decimal digits of v < 10^8 in ASCII, the first in the lowest
+ * byte (stored with tp_put_le64): four pairs from the table, their
+ * divisions independent (short chains of dependent instructions).
+ */
+static inline uint64_t
+digits8(uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	return pair(hi / 100) | pair(hi % 100) << 16 | pair(lo / 100) << 32 |
+	    pair(lo % 100) << 48;
+}
+
+/* The number of decimal digits of v. */
+static inline unsigned
+ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+		UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+		UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+		UINT64_C(10000000000), UINT64_C(100000000000),
+		UINT64_C(1000000000000), UINT64_C(10000000000000),
+		UINT64_C(100000000000000), UINT64_C(1000000000000000),
+		UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+		UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)
+	};
+	/* log10(2^bits) rounded down is the count or one less */
+	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return t + ((v | 1) >= pow10[t]);
+}
+
+/*
+ * v in decimal.  The end is known from the digit count alone, early, so
+ * that the next field need not wait for the digits.  Writes up to 20
+ * bytes at p (past the digits: anything); returns the end of the digits.
+ */
+static inline __attribute__((always_inline)) char *
+fmt_uint(char *p, uint64_t v)
+{
+	unsigned n;
+	uint64_t d;
+
+	if (v < 100) {
+		memcpy(p, tp_digits2 + 2 * v + (v < 10), 2);
+		return p + 2 - (v < 10);
+	}
+	n = ndigits(v);
+	if (n <= 8) {
+		d = digits8((uint32_t)v) >> (8 * (8 - n));
+		tp_put_le64(p, d);
+		return p + n;
+	}
+	if (n <= 16) {
+		d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
+		tp_put_le64(p, d);
+	} else {
+		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
+		v %= UINT64_C(10000000000000000);
+		d = digits8(top) >> (8 * (24 - n));
+		tp_put_le64(p, d);
+		d = digits8((uint32_t)(v / 100000000));
+		tp_put_le64(p + n - 16, d);
+	}
+	d = digits8((uint32_t)(v % 100000000));
+	tp_put_le64(p + n - 8, d);
+	return p + n;
+}
+
+/* An integer of type t (no optional bit), as fmt_uint writes it. */
+static inline __attribute__((always_inline)) char *
+fmt_int(char *p, unsigned t, uint64_t v)
+{
+	if (t == T_I64 && (int64_t)v < 0) {
+		*p = '-';
+		return fmt_uint(p + 1, (uint64_t)0 - v);
+	}
+	return fmt_uint(p, v);
+}
+
 /*
  * A timestamp: the digits above the last 8 change seldom from one event
  * to the next, so they are kept and only the last 8 are made anew.
@@ -1126,7 +1322,7 @@ cur_write(struct cur *c, const void *s, size_t n)
 static inline char *
 fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
-	uint64_t hi = ts / 100000000;
+	uint64_t hi = ts / 100000000, digits;
 	uint32_t lo = (uint32_t)(ts % 100000000);
 
 	if (hi == 0)
@@ -1137,10 +1333,8 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	memcpy(p, tp_digits2 + 2 * (lo / 1000000), 2);
-	memcpy(p + 2, tp_digits2 + 2 * (lo / 10000 % 100), 2);
-	memcpy(p + 4, tp_digits2 + 2 * (lo / 100 % 100), 2);
-	memcpy(p + 6, tp_digits2 + 2 * (lo % 100), 2);
+	digits = digits8(lo);
+	tp_put_le64(p, digits);
 	return p + 8;
 }
 
@@ -1186,6 +1380,25 @@ print_raw(struct dec *d, const struct schema *x)
 	tv_close_map(o);
 }
 
+/* An integer or a bool; *raw set when its wire form needs telling. */
+static inline char *
+fmt_simple(char *p, unsigned t, const struct val *v, int *raw)
+{
+	if (t == T_BOOL) {
+		if (v->v > 1 && raw != NULL)
+			*raw = 1;
+		if (v->v) {
+			memcpy(p, "true", 4);
+			return p + 4;
+		}
+		memcpy(p, "false", 5);
+		return p + 5;
+	}
+	if (t == T_VARINT && v->len)
+		*raw = 1;
+	return fmt_int(p, t, v->v);
+}
+
 static void
 fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 {
@@ -1195,7 +1408,7 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	int raw = 0;
 
 	cur_begin(&c, d->out);
-	cur_write(&c, x->prefix, x->prefixlen);
+	cur_text(&c, x->prefix, x->prefixlen);
 	cur_need(&c, 80);
 	if (!x->holder) {
 		memcpy(c.p, " id=", 4);
@@ -1205,25 +1418,13 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	c.p = fmt_ts(d, c.p + 4, ts);
 	if (x->worker_field >= 0 && v[x->worker_field].present) {
 		memcpy(c.p, " tid=", 5);
-		if ((x->f[x->worker_field].tag & ~OPT) == T_I64)
-			c.p = tp_fmt_i64(c.p + 5, (int64_t)v[x->worker_field].v);
-		else
-			c.p = tp_fmt_u64(c.p + 5, v[x->worker_field].v);
+		c.p = fmt_int(c.p + 5, x->f[x->worker_field].tag & ~OPT,
+		    v[x->worker_field].v);
 	}
 	for (i = 0; i < x->nf; i++) {
 		const struct field *f = &x->f[i];
 		unsigned t = f->tag & ~OPT;
-		if (f->keylen < 1024) {
-			cur_need(&c, f->keylen + 32);
-			*c.p++ = ' ';
-			memcpy(c.p, f->key, f->keylen);
-			c.p += f->keylen;
-		} else {
-			cur_write(&c, " ", 1);
-			cur_write(&c, f->key, f->keylen);
-			cur_need(&c, 32);
-		}
-		*c.p++ = '=';
+		cur_text(&c, f->lead, f->leadlen);
 		if (!v[i].present) {
 			memcpy(c.p, "null", 4);
 			c.p += 4;
@@ -1233,33 +1434,18 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 			raw = 1;
 		switch (t) {
 		case T_VARINT:
-			if (v[i].len)
-				raw = 1;
-			/* FALLTHROUGH */
 		case T_U8:
 		case T_U16:
 		case T_U32:
-			c.p = tp_fmt_u64(c.p, v[i].v);
-			break;
 		case T_I64:
-			c.p = tp_fmt_i64(c.p, (int64_t)v[i].v);
-			break;
 		case T_BOOL:
-			if (v[i].v > 1)
-				raw = 1;
-			if (v[i].v) {
-				memcpy(c.p, "true", 4);
-				c.p += 4;
-			} else {
-				memcpy(c.p, "false", 5);
-				c.p += 5;
-			}
+			c.p = fmt_simple(c.p, t, &v[i], &raw);
 			break;
 		case T_PSTRING:
 		case T_PSTACK:
 			if (!v[i].pe->holder)
 				raw = 1;
-			cur_write(&c, v[i].pe->text, v[i].pe->textlen);
+			cur_text(&c, v[i].pe->text, v[i].pe->textlen);
 			break;
 		default:
 			cur_end(&c);
@@ -1296,6 +1482,136 @@ in_field(struct dec *d, const struct schema *x, uint32_t i)
 	    (int)(x->f[i].namelen > 60 ? 60 : x->f[i].namelen),
 	    (const char *)x->f[i].name, msg);
 	return FR_BAD;
+}
+
+/*
+ * Can event_fast() write this schema's events?  If so, x->maxwire is the
+ * most bytes one takes after its timestamp, and x->maxtext the most text
+ * it makes but for its pooled values (with the padding of each copy).
+ */
+static int
+schema_fast(struct schema *x)
+{
+	static const unsigned char size[16] = {
+		[T_VARINT] = TP_LEB_MAX, [T_U8] = 1, [T_BOOL] = 1, [T_U16] = 2,
+		[T_U32] = 4, [T_I64] = 8, [T_PSTRING] = 4, [T_PSTACK] = 4,
+		[T_STACK] = 4	/* the count; event_fast checks the rest */
+	};
+	uint32_t i;
+
+	if (x->worker_field > 0)	/* its tid comes before earlier fields */
+		return 0;
+	x->maxwire = 0;
+	/* " ts=" and 20 digits, " tid=" and 21, the newline */
+	x->maxtext = x->prefixlen + PAD + 24 + 26 + 1;
+	for (i = 0; i < x->nf; i++) {
+		unsigned t = x->f[i].tag;
+		if (size[t & 0x0f] == 0 || (t & 0x70))
+			return 0;
+		x->maxwire += size[t & 0x0f] + (t & OPT ? 1 : 0);
+		x->maxtext += x->f[i].leadlen + PAD + 21;
+	}
+	return x->maxtext <= CUR_ROOM / 2;
+}
+
+/*
+ * An event of a schema that schema_fast() accepts, in one pass: each
+ * field parsed and written at once into room reserved for the record,
+ * committed at the end.  FR_SLOW, with nothing written, for what the
+ * two passes of dec_event() do better: an event near the end of the
+ * bytes, a value that is not the common case (a pool id or a varint of
+ * 10 bytes that may be wrong, wire details that raw= must tell, an id=),
+ * a record longer than the room.
+ */
+static inline __attribute__((always_inline)) int
+event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
+    const unsigned char *end, uint64_t ts)
+{
+	/* in locals: the text written through p could alias them */
+	const struct field *fields = x->f;
+	const uint32_t nf = x->nf;
+	const int tid0 = x->worker_field == 0;
+	struct tp_out *o = d->out;
+	const unsigned char *q = *qp;
+	size_t room = CUR_ROOM - x->maxtext;
+	char *p;
+	uint32_t i;
+	struct val v;
+
+	if ((size_t)(end - q) < x->maxwire || !x->holder)
+		return FR_SLOW;
+	p = tp_out_reserve(o, CUR_ROOM);
+	p = copy_padded(p, x->prefix, x->prefixlen);
+	memcpy(p, " ts=", 4);
+	p = fmt_ts(d, p + 4, ts);
+	for (i = 0; i < nf; i++) {
+		const struct field *f = &fields[i];
+		unsigned t = f->tag;
+		if (t & OPT) {
+			if (*q != 1) {
+				if (*q != 0)
+					return FR_SLOW;
+				q++;
+				p = copy_padded(p, f->lead, f->leadlen);
+				memcpy(p, "null", 4);
+				p += 4;
+				continue;
+			}
+			q++;
+			t &= ~OPT;
+		}
+		if (!parse_fast(d, t, &q, &v)) {
+			uint64_t n = tp_get_le32(q), k;
+			if (t != T_STACK)
+				return FR_SLOW;
+			if ((uint64_t)(end - q) < 4 + 8 * n + x->maxwire ||
+			    19 * n + 2 + PAD > room)
+				return FR_SLOW;
+			room -= 19 * n + 2 + PAD;
+			p = copy_padded(p, f->lead, f->leadlen);
+			*p++ = '[';
+			for (k = 0; k < n; k++) {
+				if (k > 0)
+					*p++ = ',';
+				p = tp_fmt_hex(p, tp_get_le64(q + 4 + 8 * k));
+			}
+			*p++ = ']';
+			q += 4 + 8 * n;
+			continue;
+		}
+		switch (t) {
+		case T_PSTRING:
+		case T_PSTACK:
+			if (!v.pe->holder || v.pe->textlen + PAD > room)
+				return FR_SLOW;
+			room -= v.pe->textlen + PAD;
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_padded(p, v.pe->text, v.pe->textlen);
+			break;
+		case T_BOOL:
+			if (v.v > 1)
+				return FR_SLOW;
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = fmt_simple(p, t, &v, NULL);
+			break;
+		case T_VARINT:
+			if (v.len)
+				return FR_SLOW;
+			/* FALLTHROUGH */
+		default:
+			if (i == 0 && tid0) {
+				memcpy(p, " tid=", 5);
+				p = fmt_int(p + 5, t, v.v);
+			}
+			p = copy_padded(p, f->lead, f->leadlen);
+			p = fmt_int(p, t, v.v);
+			break;
+		}
+	}
+	*qp = q;
+	*p++ = '\n';
+	tp_out_commit(o, p);
+	return FR_OK;
 }
 
 static int
@@ -1341,25 +1657,16 @@ dec_event(struct dec *d, const unsigned char *p, const unsigned char *end,
 				continue;
 			t &= ~OPT;
 		}
-		/* The common one-byte cases without the call. */
-		if (t == T_U8 && q < end) {
-			v->v = *q++;
-			v->len = 0;
+		if (end - q >= TP_LEB_MAX && parse_fast(d, t, &q, v))
 			continue;
-		}
-		if (t == T_VARINT && q < end && *q < 0x80) {
-			v->v = *q++;
-			v->len = 0;
-			continue;
-		}
 		rc = parse_value(d, t, &q, end, v, 0);
 		if (rc == FR_BAD)
 			return in_field(d, x, i);
 		if (rc != FR_OK)
 			return rc;
 	}
-	*flen = (size_t)(q - p);
 	fmt_event(d, x, ts);
+	*flen = (size_t)(q - p);
 	if (x->tsbyte)
 		d->seg.base = ts;
 	d->st->events++;
@@ -1439,7 +1746,7 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 	if (x->prefix == NULL) {
 		/* "event name=NAME", bare or quoted, made once. */
 		size_t cap = 11 + 4 * (size_t)x->namelen + 2, k;
-		char *s = arena_alloc(&d->seg.arena, cap), *e;
+		char *s = padded_alloc(&d->seg.arena, cap), *e;
 		if (s == NULL)
 			return dec_nomem(d);
 		memcpy(s, "event name=", 11);
@@ -1452,9 +1759,21 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 			e = tp_fmt_qbody(e, s + cap, x->name, x->namelen, &k);
 			*e++ = '"';
 		}
-		arena_trim(&d->seg.arena, s, (size_t)(e - s));
+		padded_trim(&d->seg.arena, s, (size_t)(e - s));
 		x->prefix = s;
 		x->prefixlen = (uint32_t)(e - s);
+		for (i = 0; i < x->nf; i++) {
+			struct field *f = &x->f[i];
+			if ((s = padded_alloc(&d->seg.arena, f->keylen + 2)) == NULL)
+				return dec_nomem(d);
+			s[0] = ' ';
+			memcpy(s + 1, f->key, f->keylen);
+			s[1 + f->keylen] = '=';
+			padded_trim(&d->seg.arena, s, f->keylen + 2);
+			f->lead = s;
+			f->leadlen = f->keylen + 2;
+		}
+		x->fast = schema_fast(x);
 		if (x->nf > d->nvals) {
 			struct val *nv = realloc(d->vals, x->nf * sizeof *nv);
 			if (nv == NULL)
@@ -1487,7 +1806,7 @@ static int
 pent_text(struct dec *d, struct pent *e, int stacks)
 {
 	size_t cap = stacks ? 19 * (size_t)(e->len / 8) + 2 : 4 * (size_t)e->len + 2;
-	char *s = arena_alloc(&d->seg.arena, cap), *p = s;
+	char *s = padded_alloc(&d->seg.arena, cap), *p = s;
 	size_t k;
 
 	if (s == NULL)
@@ -1505,7 +1824,7 @@ pent_text(struct dec *d, struct pent *e, int stacks)
 		p = tp_fmt_qbody(p, s + cap, e->data, e->len, &k);
 		*p++ = '"';
 	}
-	arena_trim(&d->seg.arena, s, (size_t)(p - s));
+	padded_trim(&d->seg.arena, s, (size_t)(p - s));
 	e->text = s;
 	e->textlen = (uint32_t)(p - s);
 	return 0;
@@ -1533,24 +1852,28 @@ dec_pool(struct dec *d, const unsigned char *p, const unsigned char *end,
 		q += 8 + n * (stacks ? 8 : 1);
 	}
 	*flen = (size_t)(q - p);
-	tw_begin(o, stacks ? "dial9-stacks" : "dial9-strings");
-	tw_key(o, "pool");
-	tv_open_map(o);
+	/* as the text writer would write it, without a call per item */
+	if (stacks)
+		tp_out_write(o, "dial9-stacks pool={", 19);
+	else
+		tp_out_write(o, "dial9-strings pool={", 20);
 	for (q = p + 5, i = 0; i < count; i++) {
 		uint32_t id = tp_get_le32(q);
 		size_t n = (size_t)tp_get_le32(q + 4) * (stacks ? 8 : 1);
 		struct pent *e = pool_define(pool, &d->seg.arena, id, q + 8, n);
+		char *w;
 		if (e == NULL || pent_text(d, e, stacks) < 0)
 			return dec_nomem(d);
+		w = tp_out_reserve(o, 24);
 		if (i > 0)
-			tv_sep(o);
-		tv_u64(o, id);
-		tp_out_putc(o, ':');
+			*w++ = ',';
+		w = fmt_uint(w, id);
+		*w++ = ':';
+		tp_out_commit(o, w);
 		tp_out_write(o, e->text, e->textlen);
 		q += 8 + n;
 	}
-	tv_close_map(o);
-	tw_end(o);
+	tp_out_write(o, "}\n", 2);
 	if (stacks)
 		d->st->stack_pools++;
 	else
@@ -1563,13 +1886,17 @@ dec_reset(struct dec *d, const unsigned char *p, const unsigned char *end,
     size_t *flen)
 {
 	uint64_t ts;
+	char *o;
 
 	if (end - p < 9)
 		return FR_MORE;
 	ts = tp_get_le64(p + 1);
-	tw_begin(d->out, "dial9-reset");
-	tw_u64(d->out, "ts", ts);
-	tw_end(d->out);
+	/* as tw_begin, tw_u64 and tw_end would write it, without the calls */
+	o = tp_out_reserve(d->out, 64);
+	memcpy(o, "dial9-reset ts=", 15);
+	o = fmt_uint(o + 15, ts);
+	*o++ = '\n';
+	tp_out_commit(d->out, o);
 	d->st->resets++;
 	if (ts < d->seg.base)
 		d->st->resets_back++;
@@ -1666,20 +1993,62 @@ dec_frame(struct dec *d, size_t *flen)
 	}
 }
 
+/*
+ * The event frames from d->pos on that event_fast() writes, in a loop of
+ * their own; the first it does not (another frame, an event that is not
+ * the common case, a fault) is left to dec_frame().
+ */
+static void
+event_run(struct dec *d)
+{
+	const unsigned char *p = d->win + d->pos, *end = d->win + d->len;
+	uint64_t base = d->seg.base, n = 0;
+
+	while (end - p >= 6 && p[0] == TAG_EVENT) {
+		const struct schema *x = seg_at(&d->seg, tp_get_le16(p + 1));
+		const unsigned char *q = p + 3;
+		uint64_t ts = base;
+		if (x == NULL || !x->fast)
+			break;
+		if (x->tsbyte) {
+			ts += (uint32_t)q[0] | (uint32_t)q[1] << 8 |
+			    (uint32_t)q[2] << 16;
+			if (ts < base)
+				break;
+			q += 3;
+		}
+		if (event_fast(d, x, &q, end, ts) != FR_OK)
+			break;
+		base = ts;
+		n++;
+		p = q;
+	}
+	d->seg.base = base;
+	d->st->events += n;
+	d->frames += n;
+	d->pos = (size_t)(p - d->win);
+}
+
 static int
 dec_run(struct dec *d)
 {
 	for (;;) {
-		size_t flen;
+		size_t flen, want;
 		int rc;
 
-		if (d->len - d->pos < WIN_LOW && !d->eof && win_fill(d) < 0)
+		if (d->len - d->pos < WIN_LOW && !d->eof &&
+		    win_fill(d, WIN_LOW) < 0)
 			return -1;
 		if (d->pos == d->len) {
 			if (d->base == 0 && d->len == 0)
 				return dec_fail(d, d->win, "empty input: not a "
 				    "dial9 trace");
 			return 0;
+		}
+		if (d->win[d->pos] == TAG_EVENT && d->base + d->pos > 0) {
+			event_run(d);
+			if (d->pos == d->len)
+				continue;
 		}
 		rc = dec_frame(d, &flen);
 		if (rc == FR_OK) {
@@ -1700,18 +2069,13 @@ dec_run(struct dec *d)
 			    "bytes left", frame_names[tag < 7 ? tag : 0],
 			    d->len - d->pos);
 		}
-		if (d->pos == 0 && d->len == d->cap) {
-			unsigned char *nw;
-			if (d->cap >= DIAL9_FRAME_MAX)
-				return dec_fail(d, d->win, "%s frame longer than "
-				    "%u bytes", frame_names[d->win[0] < 7 ?
-				    d->win[0] : 0], DIAL9_FRAME_MAX);
-			if ((nw = realloc(d->win, d->cap * 2)) == NULL)
-				return dec_nomem(d);
-			d->win = nw;
-			d->cap *= 2;
-		}
-		if (win_fill(d) < 0)
+		if (d->len - d->pos >= DIAL9_FRAME_MAX)
+			return dec_fail(d, d->win + d->pos, "%s frame longer than "
+			    "%u bytes", frame_names[d->win[d->pos] < 7 ?
+			    d->win[d->pos] : 0], DIAL9_FRAME_MAX);
+		/* Twice the bytes, so that a long frame is parsed few times. */
+		want = 2 * (d->len - d->pos) + 1;
+		if (win_fill(d, want < DIAL9_FRAME_MAX ? want : DIAL9_FRAME_MAX) < 0)
 			return -1;
 	}
 }
@@ -1731,12 +2095,14 @@ dial9_decode(struct tp_in *in, struct tp_out *out,
 	d.out = out;
 	d.err = err;
 	d.st = st;
-	d.cap = WIN_START;
-	if ((d.win = malloc(d.cap)) == NULL || seg_init(&d.seg) < 0)
+	d.win = in->buf;
+	d.pos = d.len = in->pos;	/* nothing of it is the window yet */
+	d.base = in->base;
+	if (seg_init(&d.seg) < 0)
 		rc = dec_nomem(&d);
 	else
 		rc = dec_run(&d);
-	free(d.win);
+	in->pos = d.pos;
 	free(d.vals);
 	free(d.seen);
 	seg_free(&d.seg);
@@ -2533,23 +2899,6 @@ reserved_key(const struct tr_field *f)
 	return 0;
 }
 
-/*
- * Is the record's tid= the one a decoder derives from worker_id (it comes
- * before a worker_id= of the same value), not a field of its own?
- */
-static int
-tid_derived(const struct tr_rec *rec, size_t j)
-{
-	size_t k;
-
-	for (k = j + 1; k < rec->nf; k++)
-		if (key_is(&rec->f[k], "worker_id"))
-			return rec->f[k].vallen == rec->f[j].vallen &&
-			    memcmp(rec->f[k].val, rec->f[j].val,
-			    rec->f[j].vallen) == 0;
-	return 0;
-}
-
 /* The field name a record key stands for, into sb: ".HEX[.N]" or as is. */
 static int
 key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
@@ -2584,6 +2933,7 @@ key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
 static int
 enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 {
+	const struct tr_field *ftid = NULL;
 	uint32_t i, next = 0;
 	size_t j;
 
@@ -2591,8 +2941,11 @@ enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 		e->fv[i] = NULL;
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
-		if (reserved_key(f) || (x->tid_field < 0 && key_is(f, "tid")))
+		if (reserved_key(f)) {
+			if (key_is(f, "tid"))
+				ftid = f;
 			continue;
+		}
 		i = next;
 		if (i >= x->nf || x->f[i].keylen != f->keylen ||
 		    memcmp(x->f[i].key, f->key, f->keylen) != 0)
@@ -2613,6 +2966,14 @@ enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 		e->fv[i] = f;
 		next = i + 1;
 	}
+	/* tid= is the worker: it stands for a worker_id= the record lacks */
+	i = (uint32_t)x->worker_field;
+	if (x->worker_field >= 0 && e->fv[i] == NULL && ftid != NULL) {
+		if (x->inferred && !fits(x->f[i].tag, ftid))
+			return tr_fail(e->r, rec, ftid, "does not fit the "
+			    "inferred type");
+		e->fv[i] = ftid;
+	}
 	for (i = 0; i < x->nf; i++)
 		if (e->fv[i] == NULL && !(x->f[i].tag & OPT))
 			return tr_fail(e->r, rec, NULL, "event %.*s without field "
@@ -2627,6 +2988,7 @@ static struct schema *
 enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 {
 	const struct tr_field *fts = tr_find(rec, "ts");
+	const struct tr_field *fworker = tr_find(rec, "worker_id");
 	struct buf *b = &e->fb;
 	struct schema *x;
 	uint32_t id;
@@ -2642,16 +3004,26 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 	schema_start(b, id, e->nb.p, e->nb.len, fts != NULL, 0);
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
+		const char *key = f->key;
 		const unsigned char *s;
+		size_t n, keylen = f->keylen;
 		unsigned t = 0;
 		uint32_t i;
-		size_t n;
-		if (reserved_key(f) || (key_is(f, "tid") && tid_derived(rec, j)))
+		/*
+		 * tid= is the worker: derived from worker_id=, or without it
+		 * (another format's thread) a worker_id field of its own.
+		 */
+		if (key_is(f, "tid")) {
+			if (fworker != NULL)
+				continue;
+			key = "worker_id";
+			keylen = 9;
+		} else if (reserved_key(f))
 			continue;
 		if (prev != NULL)
 			for (i = 0; i < prev->nf; i++)
-				if (prev->f[i].keylen == f->keylen &&
-				    memcmp(prev->f[i].key, f->key, f->keylen) == 0) {
+				if (prev->f[i].keylen == keylen &&
+				    memcmp(prev->f[i].key, key, keylen) == 0) {
 					if (fits(prev->f[i].tag, f))
 						t = prev->f[i].tag;
 					else if (tr_is_null(f))
@@ -2662,7 +3034,10 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 			t = infer_type(f);
 		if (t == 0)
 			t = OPT | T_VARINT;
-		if (key_name(e, f, &s, &n) < 0) {
+		if (key != f->key) {
+			s = (const unsigned char *)key;
+			n = keylen;
+		} else if (key_name(e, f, &s, &n) < 0) {
 			tr_fail(e->r, rec, f, "bad escaped key");
 			return NULL;
 		}

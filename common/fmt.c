@@ -27,23 +27,26 @@ fmt8(char *p, uint32_t v)
 	return p + 8;
 }
 
-/* The digits of v < 10^8, without leading zeros. */
+/*
+ * The digits of v < 10^8, without leading zeros: their count first, then
+ * two at a time from the end, straight into p.
+ */
 static inline char *
 fmt_small(char *p, uint32_t v)
 {
-	char tmp[8];
-	size_t n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 :
-	    v < 100000 ? 5 : v < 1000000 ? 6 : v < 10000000 ? 7 : 8;
+	size_t n = v < 100 ? (v < 10 ? 1 : 2) : v < 10000 ? (v < 1000 ? 3 : 4) :
+	    v < 1000000 ? (v < 100000 ? 5 : 6) : v < 10000000 ? 7 : 8;
+	char *e = p + n;
 
-	if (n <= 2) {
-		if (n == 1)
-			*p = (char)('0' + v);
-		else
-			memcpy(p, tp_digits2 + 2 * v, 2);
-		return p + n;
+	while (v >= 100) {
+		e -= 2;
+		memcpy(e, tp_digits2 + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	fmt8(tmp, v);
-	memcpy(p, tmp + 8 - n, n);
+	if (v >= 10)
+		memcpy(e - 2, tp_digits2 + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
 	return p + n;
 }
 

@@ -24,7 +24,7 @@ dial92txt inferred.bin | grep '^event' > back.txt
 same_file back.txt events.txt "only event records: the same event records come back"
 dial92txt inferred.bin | grep '^dial9-schema' | sort -u > schemas.txt
 grep -q 'name=CpuSampleEvent ts=1 fields={worker_id:varint,tid:varint,source:varint,thread_name:opt-string,callchain:stack,cpu:opt-varint}' schemas.txt
-ok $? "inferred CpuSampleEvent: optional fields from null, tid a field (after worker_id)"
+ok $? "inferred CpuSampleEvent: optional fields from null, the OS thread's field tid (key .746964) a field"
 grep -q 'name=PollStartEvent ts=1 fields={worker_id:varint,local_queue:varint,task_id:varint,spawn_loc:string}' schemas.txt
 ok $? "inferred PollStartEvent: the tid derived from worker_id is no field"
 if [ -n "$C" ]; then
@@ -69,9 +69,13 @@ is "$(grep '^event' shape.txt | cut -d' ' -f2-)" "$(printf 'name=A ts=0 x=1\nnam
 printf 'event name=Hi ts=5 n=3 s="x"\n' | txt2dial9 | xxd -p | tr -d '\n' > hi.hex
 is "$(cat hi.hex)" 5452430001010000020048690102000100""6e0901007304020000050000030100000078 "a hand-written event, byte by byte"
 
-# Another decoder's events (WTF style names and a tid of their own).
+# Another decoder's events (WTF style names and a tid of their own): the
+# tid is the worker, so it becomes a worker_id field and comes back.
 printf 'event name=wtf.scope#enter ts=5 tid=3 args={a:"1"}\nevent name=wtf.scope#leave ts=7 tid=3\n' | txt2dial9 | dial92txt | grep '^event' > wtf.txt
-is "$(cat wtf.txt)" "$(printf 'event name=wtf.scope#enter ts=5 tid=3 args={a:"1"}\nevent name=wtf.scope#leave ts=7 tid=3')" "events of another format: tid kept as a field"
+is "$(cat wtf.txt)" "$(printf 'event name=wtf.scope#enter ts=5 tid=3 worker_id=3 args={a:"1"}\nevent name=wtf.scope#leave ts=7 tid=3 worker_id=3')" "events of another format: their tid becomes worker_id and comes back as tid"
+# With worker_id= there, tid= is derived and never a field.
+printf 'event name=P ts=5 tid=9 worker_id=2\n' | txt2dial9 | dial92txt | grep '^event' > p.txt
+is "$(cat p.txt)" "event name=P ts=5 tid=2 worker_id=2" "tid= beside worker_id= is the worker's, not a field"
 
 # Records dial9 cannot hold: skipped and counted, or an error with --strict.
 printf 'insn tid=1 pc=0x10\nevent name=E v=1\n' | txt2dial9 > s.bin 2> s.err

@@ -53,4 +53,23 @@ else
 	skip "no ../shared/corpus/dial9" "edge vectors"
 	skip "no ../shared/corpus/dial9" "real trace counts"
 fi
+
+# tid= is the worker: every event with an integer worker_id= has a tid= of
+# the same value (and no other event has one), so txtfilter --tid N
+# selects worker N's events; the OS thread's field tid is .746964=.
+gen-dial9 --events 20000 --seed 3 > tid.bin
+for f in tid.bin ${C:+"$C/annotations-2026-07.trc.gz"}; do
+	dial92txt "$f" | grep '^event' > tid.txt
+	bad=$(awk '{ w = "-"; t = "-"
+	    for (i = 2; i <= NF; i++) {
+		if ($i ~ /^worker_id=[0-9]/) w = substr($i, 11)
+		if ($i ~ /^tid=/) t = substr($i, 5)
+	    }
+	    if (w != t) n++ } END { print n + 0 }' tid.txt)
+	is "$bad" 0 "${f##*/}: tid= is worker_id= on every event, and only there"
+	is "$(txtfilter --tid 1 tid.txt | wc -l)" "$(grep -cE ' worker_id=1( |$)' tid.txt)" \
+	    "${f##*/}: txtfilter --tid 1 selects worker 1's events"
+	grep -q ' \.746964=[0-9]' tid.txt
+	ok $? "${f##*/}: the OS thread ids are there as .746964="
+done
 done_testing

@@ -451,8 +451,9 @@ bulk(uint64_t events)
 				u8(0);
 			}
 			if (txt) {
-				fprintf(txt, " worker_id=%llu tid=%u source=1 "
-				    "thread_name=", (unsigned long long)w, tid);
+				fprintf(txt, " tid=%llu worker_id=%llu .746964=%u "
+				    "source=1 thread_name=", (unsigned long long)w,
+				    (unsigned long long)w, tid);
 				if (named)
 					fprintf(txt, "\"%s\"", tnames[k]);
 				else
@@ -477,7 +478,7 @@ bulk(uint64_t events)
 			for (int a = 0; a < n; a++)
 				le(stacks[a][a], 8);
 			if (txt) {
-				fprintf(txt, " tid=%u size=%llu addr=%llu callchain=[",
+				fprintf(txt, " .746964=%u size=%llu addr=%llu callchain=[",
 				    tid, (unsigned long long)size,
 				    (unsigned long long)addr);
 				for (int a = 0; a < n; a++)

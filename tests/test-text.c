@@ -476,10 +476,64 @@ test_fmt(void)
 			bad_dec += strcmp(a, b) != 0;
 		}
 	}
+	for (v = 0; v < 100000; v++) {
+		*tp_fmt_u64(a, v * 1000003) = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v * 1000003);
+		bad_dec += strcmp(a, b) != 0;
+		*tp_fmt_u64(a, v) = '\0';
+		snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+		bad_dec += strcmp(a, b) != 0;
+	}
 	*tp_fmt_u64(a, UINT64_MAX) = '\0';
 	bad_dec += strcmp(a, "18446744073709551615") != 0;
-	ok(bad_dec == 0, "tp_fmt_u64 at every power of ten and 2^64-1 (%d bad)",
+	ok(bad_dec == 0, "tp_fmt_u64 at every power of ten, below 10^5, "
+	    "10^5 multiples of 1000003 and 2^64-1 (%d bad)",
 	    bad_dec);
+}
+
+/*
+ * tp_fmt_qbody against a byte-at-a-time escaper: one special byte at each
+ * position of a plain string, across the 8-byte steps of the fast scan.
+ */
+static void
+test_qbody(void)
+{
+	static const unsigned char special[] = {
+		0x00, 0x09, 0x0a, 0x0d, 0x1f, '"', '\\', 0x7f, 0x80, 0xc3, 0xff
+	};
+	char got[128], want[128];
+	unsigned char src[24];
+	size_t len, pos, k, used;
+	int bad = 0;
+
+	for (len = 0; len <= sizeof src; len++)
+		for (pos = 0; pos <= len; pos++)
+			for (k = 0; k < sizeof special; k++) {
+				char *w = want, *e;
+				size_t i;
+				for (i = 0; i < len; i++)
+					src[i] = (unsigned char)(' ' + (i * 7 + k) % 95);
+				if (pos < len)
+					src[pos] = special[k];
+				for (i = 0; i < len; i++) {
+					unsigned c = src[i];
+					if (c == '"' || c == '\\')
+						w += sprintf(w, "\\%c", c);
+					else if (c >= 0x20 && c < 0x7f)
+						*w++ = (char)c;
+					else if (c == '\n' || c == '\r' || c == '\t')
+						w += sprintf(w, "\\%c", c == '\n' ? 'n' :
+						    c == '\r' ? 'r' : 't');
+					else
+						w += sprintf(w, "\\x%02x", c);
+				}
+				e = tp_fmt_qbody(got, got + sizeof got - 8, src, len,
+				    &used);
+				bad += used != len || (size_t)(e - got) != (size_t)(w - want) ||
+				    memcmp(got, want, (size_t)(w - want)) != 0;
+			}
+	ok(bad == 0, "tp_fmt_qbody: one byte to escape at every position of "
+	    "strings up to 24 bytes (%d bad)", bad);
 }
 
 int
@@ -487,6 +541,7 @@ main(void)
 {
 	tp_out_open_discard(&out);
 	test_fmt();
+	test_qbody();
 	test_writer();
 	test_reader_values();
 	test_roundtrip();
