@@ -1226,93 +1226,15 @@ cur_text(struct cur *c, const char *s, size_t n)
 	}
 }
 
-/* Two digits of tp_digits2, the first in the low byte. */
-static inline uint64_t
-pair(uint32_t v)
-{
-	return tp_get_le16(tp_digits2 + 2 * v);
-}
-
-/*
- * The 8 decimal digits of v < 10^8 in ASCII, the first in the lowest
- * byte (stored with tp_put_le64): four pairs from the table, their
- * divisions independent (short chains of dependent instructions).
- */
-static inline uint64_t
-digits8(uint32_t v)
-{
-	uint32_t hi = v / 10000, lo = v % 10000;
-
-	return pair(hi / 100) | pair(hi % 100) << 16 | pair(lo / 100) << 32 |
-	    pair(lo % 100) << 48;
-}
-
-/* The number of decimal digits of v. */
-static inline unsigned
-ndigits(uint64_t v)
-{
-	static const uint64_t pow10[20] = {
-		UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
-		UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
-		UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
-		UINT64_C(10000000000), UINT64_C(100000000000),
-		UINT64_C(1000000000000), UINT64_C(10000000000000),
-		UINT64_C(100000000000000), UINT64_C(1000000000000000),
-		UINT64_C(10000000000000000), UINT64_C(100000000000000000),
-		UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)
-	};
-	/* log10(2^bits) rounded down is the count or one less */
-	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-
-	return t + ((v | 1) >= pow10[t]);
-}
-
-/*
- * v in decimal.  The end is known from the digit count alone, early, so
- * that the next field need not wait for the digits.  Writes up to 20
- * bytes at p (past the digits: anything); returns the end of the digits.
- */
-static inline __attribute__((always_inline)) char *
-fmt_uint(char *p, uint64_t v)
-{
-	unsigned n;
-	uint64_t d;
-
-	if (v < 100) {
-		memcpy(p, tp_digits2 + 2 * v + (v < 10), 2);
-		return p + 2 - (v < 10);
-	}
-	n = ndigits(v);
-	if (n <= 8) {
-		d = digits8((uint32_t)v) >> (8 * (8 - n));
-		tp_put_le64(p, d);
-		return p + n;
-	}
-	if (n <= 16) {
-		d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
-		tp_put_le64(p, d);
-	} else {
-		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
-		v %= UINT64_C(10000000000000000);
-		d = digits8(top) >> (8 * (24 - n));
-		tp_put_le64(p, d);
-		d = digits8((uint32_t)(v / 100000000));
-		tp_put_le64(p + n - 16, d);
-	}
-	d = digits8((uint32_t)(v % 100000000));
-	tp_put_le64(p + n - 8, d);
-	return p + n;
-}
-
-/* An integer of type t (no optional bit), as fmt_uint writes it. */
+/* An integer of type t (no optional bit), as tp_fmt_u64_wide writes it. */
 static inline __attribute__((always_inline)) char *
 fmt_int(char *p, unsigned t, uint64_t v)
 {
 	if (t == T_I64 && (int64_t)v < 0) {
 		*p = '-';
-		return fmt_uint(p + 1, (uint64_t)0 - v);
+		return tp_fmt_u64_wide(p + 1, (uint64_t)0 - v);
 	}
-	return fmt_uint(p, v);
+	return tp_fmt_u64_wide(p, v);
 }
 
 /*
@@ -1333,7 +1255,7 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	digits = digits8(lo);
+	digits = tp_digits8(lo);
 	tp_put_le64(p, digits);
 	return p + 8;
 }
@@ -1867,7 +1789,7 @@ dec_pool(struct dec *d, const unsigned char *p, const unsigned char *end,
 		w = tp_out_reserve(o, 24);
 		if (i > 0)
 			*w++ = ',';
-		w = fmt_uint(w, id);
+		w = tp_fmt_u64_wide(w, id);
 		*w++ = ':';
 		tp_out_commit(o, w);
 		tp_out_write(o, e->text, e->textlen);
@@ -1894,7 +1816,7 @@ dec_reset(struct dec *d, const unsigned char *p, const unsigned char *end,
 	/* as tw_begin, tw_u64 and tw_end would write it, without the calls */
 	o = tp_out_reserve(d->out, 64);
 	memcpy(o, "dial9-reset ts=", 15);
-	o = fmt_uint(o + 15, ts);
+	o = tp_fmt_u64_wide(o + 15, ts);
 	*o++ = '\n';
 	tp_out_commit(d->out, o);
 	d->st->resets++;

@@ -18,12 +18,7 @@ const char tp_hex2[512] = H16(0) H16(1) H16(2) H16(3) H16(4) H16(5) H16(6)
 static inline char *
 fmt8(char *p, uint32_t v)
 {
-	uint32_t hi = v / 10000, lo = v % 10000;
-
-	memcpy(p, tp_digits2 + 2 * (hi / 100), 2);
-	memcpy(p + 2, tp_digits2 + 2 * (hi % 100), 2);
-	memcpy(p + 4, tp_digits2 + 2 * (lo / 100), 2);
-	memcpy(p + 6, tp_digits2 + 2 * (lo % 100), 2);
+	tp_put_le64(p, tp_digits8(v));
 	return p + 8;
 }
 

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "bytes.h"
 
 extern const char tp_digits2[200];	/* "00".."99" */
 extern const char tp_hex2[512];	/* "00".."ff" */
@@ -18,6 +21,85 @@ char *tp_fmt_i64(char *p, int64_t v);
 char *tp_fmt_hex(char *p, uint64_t v);
 /* Two lower-case hex digits per byte, no prefix. */
 char *tp_fmt_hexbytes(char *p, const unsigned char *b, size_t n);
+
+/* Two digits of tp_digits2, the first in the low byte. */
+static inline uint64_t
+tp_digit_pair(uint32_t v)
+{
+	return tp_get_le16(tp_digits2 + 2 * v);
+}
+
+/*
+ * The 8 decimal digits of v < 10^8 in ASCII, the first in the lowest
+ * byte (stored with tp_put_le64): four pairs from the table, their
+ * divisions independent (short chains of dependent instructions).
+ */
+static inline uint64_t
+tp_digits8(uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	return tp_digit_pair(hi / 100) | tp_digit_pair(hi % 100) << 16 |
+	    tp_digit_pair(lo / 100) << 32 | tp_digit_pair(lo % 100) << 48;
+}
+
+/* The number of decimal digits of v. */
+static inline unsigned
+tp_ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+		UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+		UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+		UINT64_C(10000000000), UINT64_C(100000000000),
+		UINT64_C(1000000000000), UINT64_C(10000000000000),
+		UINT64_C(100000000000000), UINT64_C(1000000000000000),
+		UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+		UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)
+	};
+	/* log10(2^bits) rounded down is the count or one less */
+	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return t + ((v | 1) >= pow10[t]);
+}
+
+/*
+ * v in decimal, as tp_fmt_u64 writes it, for a caller with 20 bytes of
+ * room at p: it may write past the digits (anything, up to p + 20).  The
+ * end is known from the digit count alone, early, so that the next field
+ * need not wait for the digits.  Returns the end of the digits.
+ */
+static inline __attribute__((always_inline)) char *
+tp_fmt_u64_wide(char *p, uint64_t v)
+{
+	unsigned n;
+	uint64_t d;
+
+	if (v < 100) {
+		memcpy(p, tp_digits2 + 2 * v + (v < 10), 2);
+		return p + 2 - (v < 10);
+	}
+	n = tp_ndigits(v);
+	if (n <= 8) {
+		d = tp_digits8((uint32_t)v) >> (8 * (8 - n));
+		tp_put_le64(p, d);
+		return p + n;
+	}
+	if (n <= 16) {
+		d = tp_digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
+		tp_put_le64(p, d);
+	} else {
+		uint32_t top = (uint32_t)(v / UINT64_C(10000000000000000));
+		v %= UINT64_C(10000000000000000);
+		d = tp_digits8(top) >> (8 * (24 - n));
+		tp_put_le64(p, d);
+		d = tp_digits8((uint32_t)(v / 100000000));
+		tp_put_le64(p + n - 16, d);
+	}
+	d = tp_digits8((uint32_t)(v % 100000000));
+	tp_put_le64(p + n - 8, d);
+	return p + n;
+}
 
 /* Parse helpers used by the text reader; exposed for the format modules. */
 int tp_hexval(int c);	/* 0..15, or -1 */
