@@ -168,6 +168,17 @@ reserved_key(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * "arg.pad" and "arg.chars" are the extras of an argument named "arg",
+ * not an escaped argument: neither "pad" nor "chars" is a reserved key.
+ */
+static inline int
+arg_extra(const char *s, size_t n)
+{
+	return (n == 7 && memcmp(s, "arg.pad", 7) == 0) ||
+	    (n == 9 && memcmp(s, "arg.chars", 9) == 0);
+}
+
 static int
 is_type_char(int c)
 {
@@ -3321,7 +3332,8 @@ infer_def(struct enc *e, const struct tr_rec *rec, const char *name,
 			const char *t;
 			if (reserved_key(k, kl))
 				continue;
-			if (kl > 4 && memcmp(k, "arg.", 4) == 0)
+			if (kl > 4 && memcmp(k, "arg.", 4) == 0 &&
+			    !arg_extra(k, kl))
 				k += 4, kl -= 4;
 			for (j = 0; j < kl && is_name_char((unsigned char)k[j]); j++)
 				;
@@ -3388,7 +3400,7 @@ fields_known(const struct tr_rec *rec, const struct wtf_def *def,
 			continue;
 		dot = key_dot(f->key, kl);
 		if (dot != NULL && (size_t)(dot - f->key) == 3 &&
-		    memcmp(f->key, "arg", 3) == 0)
+		    memcmp(f->key, "arg", 3) == 0 && !arg_extra(f->key, kl))
 			dot = key_dot(dot + 1, kl - 4);
 		if (dot != NULL) {
 			size_t rest = kl - (size_t)(dot - f->key);
