@@ -18,6 +18,7 @@
 #include "bytes.h"
 #include "fmt.h"
 #include "format.h"
+#include "fpconv.h"
 #include "json.h"
 #include "wtf.h"
 
@@ -317,6 +318,18 @@ put_piece(char *p, const char *piece, size_t n)
 /* Bytes of a string written as a text value (quoted, worst case). */
 #define QUOTED_MAX(n) (4 * (n) + 2)
 
+/* A string value as tv_qstr writes it, at p (QUOTED_MAX bytes): the end. */
+static inline char *
+fmt_qstr(char *p, const void *s, size_t n)
+{
+	size_t used;
+
+	*p++ = '"';
+	p = tp_fmt_qbody(p, p + 4 * n, s, n, &used);
+	*p++ = '"';
+	return p;
+}
+
 /*
  * A string value as tv_str writes it, into a buffer of QUOTED_MAX bytes:
  * its length.
@@ -324,17 +337,11 @@ put_piece(char *p, const char *piece, size_t n)
 static size_t
 fmt_str(char *dst, const char *s, size_t n)
 {
-	char *d = dst;
-	size_t used;
-
 	if (tp_bare_ok(s, n)) {
 		memcpy(dst, s, n);
 		return n;
 	}
-	*d++ = '"';
-	d = tp_fmt_qbody(d, d + 4 * n, s, n, &used);
-	*d++ = '"';
-	return (size_t)(d - dst);
+	return (size_t)(fmt_qstr(dst, s, n) - dst);
 }
 
 /*
@@ -751,13 +758,22 @@ f64_to_f32_bits(double v)
 
 struct strtab {
 	const unsigned char *base;	/* the part's bytes */
-	uint32_t *off, *len, *first;	/* per ordinal; first: of equal strings */
+	uint32_t *off, *len;		/* per ordinal */
+	/*
+	 * Per ordinal: the string as a quoted value in text (put_qstr), at
+	 * text + qoff, made once for equal strings; qlen QLEN_NONE when
+	 * longer than QSTR_INLINE (written at each use).
+	 */
+	uint32_t *qoff, *qlen;
+	unsigned char *text;
+	size_t textcap;
 	uint32_t *hash;			/* open addressing, ordinals + 1 */
 	size_t n, cap, hcap;
 	uint32_t next;			/* ordinal the encoder would give next */
 	int unique;			/* no two entries equal: deduplicated */
 	int present;
 };
+#define QLEN_NONE UINT32_MAX
 
 struct dec {
 	struct tp_in *in;
@@ -769,6 +785,8 @@ struct dec {
 	int64_t tb_ns;		/* timebase in nanoseconds */
 	int have_zone;
 	int64_t zone;
+	char evhead[48];	/* "event tid=ZONE ts=" (or "event ts="), */
+	size_t evheadlen;	/* copied in one move: see put_event_head */
 	uint32_t last_time;
 	struct scopes scopes;
 	uint64_t rec_index;
@@ -804,7 +822,25 @@ dec_nomem(struct dec *d)
 	return tp_fail(d->err, TP_EXIT_FAIL, "out of memory");
 }
 
-/* A string value, quoted unless bare is allowed. */
+/*
+ * Room written in one argument's value, and in the fields after it,
+ * besides its key (the room is renewed after a long string and every 64
+ * elements of an array): a string of up to QSTR_INLINE bytes, 64 numbers
+ * and their commas, and the extra fields (".pad=", ".chars=").
+ */
+#define NUM_ROOM TP_F64_TEXT_MAX
+#define QSTR_INLINE 64
+#define ARG_ROOM (64 * (NUM_ROOM + 1) + 256)
+
+/* Everything up to p is written; room for n bytes more at the result. */
+static inline char *
+room(struct dec *d, char *p, size_t n)
+{
+	tp_out_commit(d->out, p);
+	return tp_out_reserve(d->out, n);
+}
+
+/* A string value, quoted unless bare is allowed (ARG_ROOM after it). */
 static char *
 put_str(struct dec *d, char *p, const void *s, size_t n, int bare)
 {
@@ -813,10 +849,19 @@ put_str(struct dec *d, char *p, const void *s, size_t n, int bare)
 		tv_str(d->out, s, n);
 	else
 		tv_qstr(d->out, s, n);
-	return tp_out_reserve(d->out, 256);
+	return tp_out_reserve(d->out, ARG_ROOM);
 }
 
-static char *
+/* A string value, quoted: in place when short (ARG_ROOM at p). */
+static inline char *
+put_qstr(struct dec *d, char *p, const void *s, size_t n)
+{
+	if (n > QSTR_INLINE)
+		return put_str(d, p, s, n, 0);
+	return fmt_qstr(p, s, n);
+}
+
+static inline char *
 put_lit(char *p, const char *s)
 {
 	size_t n = strlen(s);
@@ -831,10 +876,12 @@ put_field(char *p, const struct wtf_argdef *a)
 	return put_piece(p, a->field, a->keylen + 2u);
 }
 
-/* Extra field "KEY.what=" for an argument. */
+/* Extra field "KEY.what=" for an argument (its value: 32 bytes or less). */
 static char *
-put_extra_key(char *p, const struct wtf_argdef *a, const char *what)
+put_extra_key(struct dec *d, char *p, const struct wtf_argdef *a,
+    const char *what)
 {
+	p = room(d, p, a->keylen + 64u);
 	*p++ = ' ';
 	memcpy(p, a->key, a->keylen);
 	p += a->keylen;
@@ -842,9 +889,10 @@ put_extra_key(char *p, const struct wtf_argdef *a, const char *what)
 }
 
 static char *
-put_pad(char *p, const struct wtf_argdef *a, const unsigned char *b, size_t n)
+put_pad(struct dec *d, char *p, const struct wtf_argdef *a,
+    const unsigned char *b, size_t n)
 {
-	p = put_extra_key(p, a, ".pad=");
+	p = put_extra_key(d, p, a, ".pad=");
 	return tp_fmt_hexbytes(p, b, n);
 }
 
@@ -857,20 +905,47 @@ nonzero(const unsigned char *b, size_t n)
 	return 0;
 }
 
+/*
+ * v in decimal, as tp_fmt_i64 writes it, for a caller with 21 bytes of
+ * room at p (it may write past the digits).
+ */
+static inline char *
+put_i64(char *p, int64_t v)
+{
+	*p = '-';
+	return tp_fmt_u64_wide(p + (v < 0), v < 0 ? 0 - (uint64_t)v :
+	    (uint64_t)v);
+}
+
+/* The kind and tid of a record, "KIND tid=ZONE ts=" (48 bytes of room). */
+static size_t
+fmt_kind(const struct dec *d, char *buf, const char *kind)
+{
+	char *p = put_lit(buf, kind);
+
+	if (d->have_zone)
+		p = put_i64(put_lit(p, " tid="), d->zone);
+	return (size_t)(put_lit(p, " ts=") - buf);
+}
+
+/* The rest of a record's start after fmt_kind: ts, time (50 bytes). */
+static inline char *
+put_ts_time(const struct dec *d, char *p, uint32_t time)
+{
+	p = put_i64(p, (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000));
+	memcpy(p, " time=", 6);
+	return tp_fmt_u64_wide(p + 6, time);
+}
+
 /* The start of a record: kind, tid, ts, time. */
 static char *
 put_head(struct dec *d, char *p, const char *kind, uint32_t time)
 {
-	p = put_lit(p, kind);
-	if (d->have_zone) {
-		p = put_lit(p, " tid=");
-		p = tp_fmt_i64(p, d->zone);
-	}
-	p = put_lit(p, " ts=");
-	p = tp_fmt_i64(p, (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000));
-	p = put_lit(p, " time=");
-	p = tp_fmt_u64(p, time);
-	return p;
+	char buf[48];
+	size_t n = fmt_kind(d, buf, kind);
+
+	memcpy(p, buf, n);
+	return put_ts_time(d, p + n, time);
 }
 
 /* A scalar of a numeric type read as an integer (sign-extended). */
@@ -887,31 +962,28 @@ scalar_value(int type, uint32_t raw)
 	}
 }
 
-/* A numeric value (not a string, not an array element list). */
-static char *
+/*
+ * A numeric value (not a string, not an array element list), with
+ * NUM_ROOM bytes of room at p.
+ */
+static inline char *
 put_number(char *p, int type, uint32_t raw)
 {
 	switch (type) {
 	case WT_BOOL:
-		if ((raw & 0xff) <= 1)
-			return put_lit(p, (raw & 0xff) ? "true" : "false");
-		return tp_fmt_u64(p, raw & 0xff);
+		if ((raw & 0xff) <= 1) {
+			memcpy(p, (raw & 0xff) ? "true\0\0\0\0" : "false\0\0\0", 8);
+			return p + 5 - (raw & 1);
+		}
+		return tp_fmt_u64_wide(p, raw & 0xff);
 	case WT_FLOAT32:
-		return p;	/* by the caller, through tv_f64 */
+		return tp_fmt_f64(p, f32_to_f64(raw));
 	default:
-		return tp_fmt_i64(p, scalar_value(type, raw));
+		return put_i64(p, scalar_value(type, raw));
 	}
 }
 
-static char *
-put_float(struct dec *d, char *p, uint32_t bits)
-{
-	tp_out_commit(d->out, p);
-	tv_f64(d->out, f32_to_f64(bits));
-	return tp_out_reserve(d->out, 256);
-}
-
-/* Elements of a numeric array: [v,v,...]. */
+/* Elements of a numeric array: [v,v,...] (ARG_ROOM at p, and after). */
 static char *
 put_array(struct dec *d, char *p, int type, const unsigned char *b,
     uint32_t count, int be)
@@ -925,14 +997,12 @@ put_array(struct dec *d, char *p, int type, const unsigned char *b,
 		    (be ? tp_get_be32(b) : tp_get_le32(b));
 		if (i > 0)
 			*p++ = ',';
-		if (type == WT_FLOAT32)
-			/* legacy floats are in the writer's native order: LE */
-			p = put_float(d, p, be ? tp_get_le32(b) : raw);
-		else
-			p = put_number(p, type, raw);
+		/* legacy floats are in the writer's native order: LE */
+		if (type == WT_FLOAT32 && be)
+			raw = tp_get_le32(b);
+		p = put_number(p, type, raw);
 		if ((i & 63) == 63) {
-			tp_out_commit(d->out, p);
-			p = tp_out_reserve(d->out, 256);
+			p = room(d, p, ARG_ROOM);
 		}
 	}
 	*p++ = ']';
@@ -1158,6 +1228,7 @@ dec_track(struct dec *d, const struct wtf_def *def, uint32_t time,
 	if (def->role == ROLE_ZONE_SET) {
 		d->zone = zone_arg;
 		d->have_zone = 1;
+		d->evheadlen = fmt_kind(d, d->evhead, "event");
 	}
 	if (def->cls == WTF_CLASS_SCOPE)
 		scope = scope_enter(&d->scopes, d->have_zone ? d->zone : -1);
@@ -1166,21 +1237,23 @@ dec_track(struct dec *d, const struct wtf_def *def, uint32_t time,
 	return scope;
 }
 
+/* An event record up to its arguments (room for a record without any). */
 static char *
 put_event_head(struct dec *d, const struct wtf_def *def, uint32_t time,
     uint64_t scope)
 {
 	char *p = tp_out_reserve(d->out, 256 + def->namefieldlen);
 
-	p = put_head(d, p, "event", time);
+	memcpy(p, d->evhead, sizeof d->evhead);
+	p = put_ts_time(d, p + d->evheadlen, time);
 	p = put_piece(p, def->namefield, def->namefieldlen);
 	if (!def->latest) {
 		p = put_lit(p, " wire=");
-		p = tp_fmt_u64(p, def->wire);
+		p = tp_fmt_u64_wide(p, def->wire);
 	}
 	if (scope != 0) {
 		p = put_lit(p, " scope=");
-		p = tp_fmt_u64(p, scope);
+		p = tp_fmt_u64_wide(p, scope);
 	}
 	return p;
 }
@@ -1239,6 +1312,7 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 		const struct wtf_argdef *a = &def->arg[i];
 		uint32_t raw;
 
+		p = room(d, p, ARG_ROOM + a->keylen);
 		p = put_field(p, a);
 		if (a->array) {
 			uint32_t count = tp_get_be32(b);
@@ -1250,13 +1324,13 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				p = put_lit(p, "null");
 				b += 2;
 			} else if (a->type == WT_ASCII) {
-				p = put_str(d, p, b + 2, c, 0);
+				p = put_qstr(d, p, b + 2, c);
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				p = put_str(d, p, b + 4, bl, 0);
+				p = put_qstr(d, p, b + 4, bl);
 				if (utf16_units(b + 4, bl) != c) {
-					p = put_extra_key(p, a, ".chars=");
+					p = put_extra_key(d, p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
 				}
 				b += 4 + bl;
@@ -1267,14 +1341,12 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 			case 2: raw = tp_get_be16(b); break;
 			default: raw = tp_get_be32(b); break;
 			}
+			/* legacy floats are in the writer's native order: LE */
 			if (a->type == WT_FLOAT32)
-				p = put_float(d, p, tp_get_le32(b));
-			else
-				p = put_number(p, a->type, raw);
+				raw = tp_get_le32(b);
+			p = put_number(p, a->type, raw);
 			b += type_size[a->type];
 		}
-		tp_out_commit(d->out, p);
-		p = tp_out_reserve(d->out, 256);
 	}
 	return p;
 }
@@ -1537,7 +1609,7 @@ static int
 strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
 {
 	struct strtab *t = &d->strs;
-	size_t i = 0, k, mask;
+	size_t i = 0, k, mask, used = 0;
 
 	t->base = b;
 	t->n = 0;
@@ -1558,9 +1630,12 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
 			if ((o = realloc(t->len, c * sizeof *o)) == NULL)
 				return dec_nomem(d);
 			t->len = o;
-			if ((o = realloc(t->first, c * sizeof *o)) == NULL)
+			if ((o = realloc(t->qoff, c * sizeof *o)) == NULL)
 				return dec_nomem(d);
-			t->first = o;
+			t->qoff = o;
+			if ((o = realloc(t->qlen, c * sizeof *o)) == NULL)
+				return dec_nomem(d);
+			t->qlen = o;
 			t->cap = c;
 		}
 		t->off[t->n] = (uint32_t)i;
@@ -1582,20 +1657,31 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
 	mask = k - 1;
 	for (i = 0; i < t->n; i++) {
 		const unsigned char *s = b + t->off[i];
-		size_t h = name_hash(s, t->len[i]) & mask;
-		t->first[i] = (uint32_t)i;
-		while (t->hash[h] != 0) {
-			uint32_t j = t->hash[h] - 1;
-			if (t->len[j] == t->len[i] &&
-			    memcmp(b + t->off[j], s, t->len[i]) == 0) {
-				t->first[i] = j;
-				t->unique = 0;
-				break;
-			}
+		uint32_t len = t->len[i], j;
+		size_t h = name_hash(s, len) & mask;
+		char *q;
+
+		while ((j = t->hash[h]) != 0 && (t->len[j - 1] != len ||
+		    memcmp(b + t->off[j - 1], s, len) != 0))
 			h = (h + 1) & mask;
+		if (j != 0) {
+			t->qoff[i] = t->qoff[j - 1];
+			t->qlen[i] = t->qlen[j - 1];
+			t->unique = 0;
+			continue;
 		}
-		if (t->first[i] == i)
-			t->hash[h] = (uint32_t)i + 1;
+		t->hash[h] = (uint32_t)i + 1;
+		t->qlen[i] = QLEN_NONE;
+		if (len > QSTR_INLINE || used > UINT32_MAX / 2)
+			continue;
+		/* FIELD_COPY: room to copy the last one in one move */
+		if (grow(&t->text, &t->textcap, used + QUOTED_MAX(len) +
+		    FIELD_COPY) < 0)
+			return dec_nomem(d);
+		q = (char *)t->text + used;
+		t->qoff[i] = (uint32_t)used;
+		t->qlen[i] = (uint32_t)(fmt_qstr(q, s, len) - q);
+		used += t->qlen[i];
 	}
 	return 0;
 }
@@ -1680,6 +1766,9 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 		return put_lit(p, "null");
 	if (o == 0xfffffffeu)
 		return put_str(d, p, "", 0, 0);
+	if (d->strs.qlen[o] != QLEN_NONE)
+		return put_piece(p, (const char *)d->strs.text + d->strs.qoff[o],
+		    d->strs.qlen[o]);
 	return put_str(d, p, d->strs.base + d->strs.off[o], d->strs.len[o], 0);
 }
 
@@ -1692,18 +1781,19 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 		uint32_t v = tp_get_le32(s);
 		unsigned sz = type_size[a->type];
 
+		p = room(d, p, ARG_ROOM + a->keylen);
 		p = put_field(p, a);
 		if (a->array) {
 			size_t bytes, slots;
 			s += 4;
 			if (v == 0xffffffffu) {
 				p = put_lit(p, "null");
-				goto next;
+				continue;
 			}
 			bytes = (size_t)v * sz;
 			slots = (bytes + 3) / 4;
 			if (a->type == WT_CHAR) {
-				p = put_str(d, p, s, v, 0);
+				p = put_qstr(d, p, s, v);
 			} else if (a->type == WT_WCHAR) {
 				p = put_units(d, p, s, v);
 				if (p == NULL)
@@ -1712,31 +1802,25 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				p = put_array(d, p, a->type, s, v, 0);
 			}
 			if (nonzero(s + bytes, 4 * slots - bytes))
-				p = put_pad(p, a, s + bytes, 4 * slots - bytes);
+				p = put_pad(d, p, a, s + bytes, 4 * slots - bytes);
 			s += 4 * slots;
 		} else {
 			if (type_string(a->type)) {
 				p = cff_put_string(d, p, v);
 			} else if (a->type == WT_CHAR) {
 				unsigned char c = (unsigned char)v;
-				p = put_str(d, p, &c, 1, 0);
+				p = put_qstr(d, p, &c, 1);
 			} else if (a->type == WT_WCHAR) {
 				unsigned char u[3];
-				p = put_str(d, p, u, put_unit(u, v & 0xffff), 0);
+				p = put_qstr(d, p, u, put_unit(u, v & 0xffff));
 			} else {
-				if (a->type == WT_FLOAT32)
-					p = put_float(d, p, v);
-				else
-					p = put_number(p, a->type, v);
+				p = put_number(p, a->type, v);
 			}
 			/* the slot's bytes past the value: v's high bytes */
 			if (sz != 0 && sz < 4 && v >> (8 * sz) != 0)
-				p = put_pad(p, a, s + sz, 4 - sz);
+				p = put_pad(d, p, a, s + sz, 4 - sz);
 			s += 4;
 		}
-next:
-		tp_out_commit(d->out, p);
-		p = tp_out_reserve(d->out, 256);
 	}
 	return p;
 }
@@ -2033,6 +2117,7 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	d->out = out;
 	d->err = err;
 	d->st = st;
+	d->evheadlen = fmt_kind(d, d->evhead, "event");
 	if (deftab_init(&d->defs, &why) < 0) {
 		free(d);
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
@@ -2070,7 +2155,9 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	free(d->chunk);
 	free(d->strs.off);
 	free(d->strs.len);
-	free(d->strs.first);
+	free(d->strs.qoff);
+	free(d->strs.qlen);
+	free(d->strs.text);
 	free(d->strs.hash);
 	free(d->scratch);
 	free(d);
