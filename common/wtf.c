@@ -74,6 +74,7 @@ struct wtf_argdef {
 	unsigned char type;
 	unsigned char array;
 	unsigned short keylen;	/* the text key, without " " and "=" */
+	uint32_t padmask;	/* the bits of a 4-byte slot past the value */
 	const char *key;
 	const char *field;	/* " key=" */
 };
@@ -402,6 +403,8 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 				dup = 1;
 		ad->type = a[i].type;
 		ad->array = a[i].array;
+		if (type_size[ad->type] == 1 || type_size[ad->type] == 2)
+			ad->padmask = ~UINT32_C(0) << 8 * type_size[ad->type];
 		ad->field = p;
 		*p++ = ' ';
 		k = p;
@@ -775,6 +778,16 @@ struct strtab {
 };
 #define QLEN_NONE UINT32_MAX
 
+/*
+ * The leading digits of the last number written in a column (ts, time):
+ * consecutive records share them.  hi 0: nothing kept.
+ */
+struct lead {
+	uint64_t hi;
+	size_t len;
+	char text[32];
+};
+
 struct dec {
 	struct tp_in *in;
 	struct tp_out *out;
@@ -787,6 +800,7 @@ struct dec {
 	int64_t zone;
 	char evhead[48];	/* "event tid=ZONE ts=" (or "event ts="), */
 	size_t evheadlen;	/* copied in one move: see put_event_head */
+	struct lead ts_lead, time_lead;
 	uint32_t last_time;
 	struct scopes scopes;
 	uint64_t rec_index;
@@ -928,13 +942,55 @@ fmt_kind(const struct dec *d, char *buf, const char *kind)
 	return (size_t)(put_lit(p, " ts=") - buf);
 }
 
+/*
+ * v in decimal as its leading digits, v / 10^8, kept in l from the last
+ * call when they are the same, and 8 digits (20 bytes of room at p).
+ */
+static inline char *
+put_lead8(struct lead *l, char *p, uint64_t v)
+{
+	uint64_t hi = v / 100000000;
+
+	if (hi == 0)
+		return tp_fmt_u64_wide(p, v);
+	if (hi != l->hi) {
+		l->hi = hi;
+		l->len = (size_t)(tp_fmt_u64_wide(l->text, hi) - l->text);
+	}
+	memcpy(p, l->text, 16);
+	p += l->len;
+	tp_put_le64(p, tp_digits8((uint32_t)(v % 100000000)));
+	return p + 8;
+}
+
+/* As put_lead8 for a 32-bit v, with 4 digits after the leading ones. */
+static inline char *
+put_lead4(struct lead *l, char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	if (hi == 0)
+		return tp_fmt_u64_wide(p, v);
+	if (hi != l->hi) {
+		l->hi = hi;
+		l->len = (size_t)(tp_fmt_u64_wide(l->text, hi) - l->text);
+	}
+	memcpy(p, l->text, 8);
+	p += l->len;
+	tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
+	    tp_digit_pair(lo % 100) << 16));
+	return p + 4;
+}
+
 /* The rest of a record's start after fmt_kind: ts, time (50 bytes). */
 static inline char *
-put_ts_time(const struct dec *d, char *p, uint32_t time)
+put_ts_time(struct dec *d, char *p, uint32_t time)
 {
-	p = put_i64(p, (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000));
+	int64_t ts = (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000);
+
+	p = ts < 0 ? put_i64(p, ts) : put_lead8(&d->ts_lead, p, (uint64_t)ts);
 	memcpy(p, " time=", 6);
-	return tp_fmt_u64_wide(p + 6, time);
+	return put_lead4(&d->time_lead, p + 6, time);
 }
 
 /* The start of a record: kind, tid, ts, time. */
@@ -969,17 +1025,20 @@ scalar_value(int type, uint32_t raw)
 static inline char *
 put_number(char *p, int type, uint32_t raw)
 {
-	switch (type) {
+	switch (type) {	/* as scalar_value reads them */
 	case WT_BOOL:
 		if ((raw & 0xff) <= 1) {
 			memcpy(p, (raw & 0xff) ? "true\0\0\0\0" : "false\0\0\0", 8);
 			return p + 5 - (raw & 1);
 		}
 		return tp_fmt_u64_wide(p, raw & 0xff);
-	case WT_FLOAT32:
-		return tp_fmt_f64(p, f32_to_f64(raw));
-	default:
-		return put_i64(p, scalar_value(type, raw));
+	case WT_FLOAT32: return tp_fmt_f64(p, f32_to_f64(raw));
+	case WT_INT8: return put_i64(p, (int8_t)raw);
+	case WT_INT16: return put_i64(p, (int16_t)raw);
+	case WT_INT32: return put_i64(p, (int32_t)raw);
+	case WT_UINT8: case WT_CHAR: return tp_fmt_u64_wide(p, (uint8_t)raw);
+	case WT_UINT16: case WT_WCHAR: return tp_fmt_u64_wide(p, (uint16_t)raw);
+	default: return tp_fmt_u64_wide(p, raw);
 	}
 }
 
@@ -1805,19 +1864,23 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				p = put_pad(d, p, a, s + bytes, 4 * slots - bytes);
 			s += 4 * slots;
 		} else {
-			if (type_string(a->type)) {
+			unsigned char u[3];
+			switch (a->type) {
+			case WT_ASCII: case WT_UTF8: case WT_ANY:
 				p = cff_put_string(d, p, v);
-			} else if (a->type == WT_CHAR) {
-				unsigned char c = (unsigned char)v;
-				p = put_qstr(d, p, &c, 1);
-			} else if (a->type == WT_WCHAR) {
-				unsigned char u[3];
+				break;
+			case WT_CHAR:
+				u[0] = (unsigned char)v;
+				p = put_qstr(d, p, u, 1);
+				break;
+			case WT_WCHAR:
 				p = put_qstr(d, p, u, put_unit(u, v & 0xffff));
-			} else {
+				break;
+			default:
 				p = put_number(p, a->type, v);
 			}
 			/* the slot's bytes past the value: v's high bytes */
-			if (sz != 0 && sz < 4 && v >> (8 * sz) != 0)
+			if (v & a->padmask)
 				p = put_pad(d, p, a, s + sz, 4 - sz);
 			s += 4;
 		}
