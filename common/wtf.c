@@ -93,7 +93,9 @@ struct wtf_def {
 	const char *namefield;	/* " name=..." as written */
 	size_t namefieldlen;
 	unsigned nargs;
-	int has_array, has_string;	/* arguments of these kinds */
+	int has_array;		/* an argument is an array */
+	unsigned nstr;		/* string arguments (not arrays): */
+	unsigned char stridx[WTF_MAX_ARGS];	/* their indexes, in order */
 	struct wtf_argdef arg[];
 };
 
@@ -421,7 +423,8 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 		*p++ = '=';
 		*p++ = '\0';
 		d->has_array |= ad->array;
-		d->has_string |= !ad->array && type_string(ad->type);
+		if (!ad->array && type_string(ad->type))
+			d->stridx[d->nstr++] = (unsigned char)i;
 	}
 	d->hash = name_hash(name, namelen);
 	if (wire == WTF_WIRE_DEFINE)
@@ -931,6 +934,24 @@ put_i64(char *p, int64_t v)
 	    (uint64_t)v);
 }
 
+/*
+ * v in decimal, as tp_fmt_u64 writes it, for a caller with 20 bytes of
+ * room at p: from 10^8 on, the one or two leading digits straight from
+ * the table and 8 digits.
+ */
+static inline char *
+put_u32(char *p, uint32_t v)
+{
+	uint32_t hi = v / 100000000;
+
+	if (hi == 0)
+		return tp_fmt_u64_wide(p, v);
+	memcpy(p, tp_digits2 + 2 * hi + (hi < 10), 2);
+	p += 2 - (hi < 10);
+	tp_put_le64(p, tp_digits8(v % 100000000));
+	return p + 8;
+}
+
 /* The kind and tid of a record, "KIND tid=ZONE ts=" (48 bytes of room). */
 static size_t
 fmt_kind(const struct dec *d, char *buf, const char *kind)
@@ -1035,10 +1056,13 @@ put_number(char *p, int type, uint32_t raw)
 	case WT_FLOAT32: return tp_fmt_f64(p, f32_to_f64(raw));
 	case WT_INT8: return put_i64(p, (int8_t)raw);
 	case WT_INT16: return put_i64(p, (int16_t)raw);
-	case WT_INT32: return put_i64(p, (int32_t)raw);
+	case WT_INT32:
+		*p = '-';
+		return put_u32(p + (raw >> 31), (int32_t)raw < 0 ?
+		    0 - raw : raw);
 	case WT_UINT8: case WT_CHAR: return tp_fmt_u64_wide(p, (uint8_t)raw);
 	case WT_UINT16: case WT_WCHAR: return tp_fmt_u64_wide(p, (uint16_t)raw);
-	default: return tp_fmt_u64_wide(p, raw);
+	default: return put_u32(p, raw);
 	}
 }
 
@@ -1053,16 +1077,13 @@ put_array(struct dec *d, char *p, int type, const unsigned char *b,
 	for (uint32_t i = 0; i < count; i++, b += sz) {
 		uint32_t raw = sz == 1 ? b[0] : sz == 2 ?
 		    (be ? tp_get_be16(b) : tp_get_le16(b)) :
-		    (be ? tp_get_be32(b) : tp_get_le32(b));
+		    /* legacy floats are in the writer's native order: LE */
+		    (be && type != WT_FLOAT32 ? tp_get_be32(b) : tp_get_le32(b));
 		if (i > 0)
 			*p++ = ',';
-		/* legacy floats are in the writer's native order: LE */
-		if (type == WT_FLOAT32 && be)
-			raw = tp_get_le32(b);
 		p = put_number(p, type, raw);
-		if ((i & 63) == 63) {
+		if ((i & 63) == 63)
 			p = room(d, p, ARG_ROOM);
-		}
 	}
 	*p++ = ']';
 	return p;
@@ -1750,7 +1771,7 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
  * string at its first use, once per use unless the table is unique);
  * *next is advanced.  NULL when fine, else why not.
  */
-static const char *
+static inline const char *
 strtab_check(const struct strtab *t, uint32_t o, uint32_t *next)
 {
 	if (o >= 0xfffffffeu)
@@ -1784,11 +1805,10 @@ cff_args_slots(const struct dec *d, const struct wtf_def *def,
 
 	if (!def->has_array) {
 		/* one slot each: only the strings' ordinals to check */
-		for (unsigned i = 0; def->has_string && i < def->nargs &&
-		    i < avail; i++)
-			if (type_string(def->arg[i].type) &&
-			    (*why = strtab_check(&d->strs,
-			    tp_get_le32(s + 4 * i), next)) != NULL)
+		for (unsigned k = 0; k < def->nstr && def->stridx[k] < avail;
+		    k++)
+			if ((*why = strtab_check(&d->strs,
+			    tp_get_le32(s + 4 * def->stridx[k]), next)) != NULL)
 				return -1;
 		if (def->nargs > avail)
 			goto short_;
