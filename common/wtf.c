@@ -766,7 +766,7 @@ struct strtab {
 	const unsigned char *base;	/* the part's bytes */
 	uint32_t *off, *len;		/* per ordinal */
 	/*
-	 * Per ordinal: the string as a quoted value in text (put_qstr), at
+	 * Per ordinal: the string as a quoted value in text (fmt_qstr), at
 	 * text + qoff, made once for equal strings; qlen QLEN_NONE when
 	 * longer than QSTR_INLINE (written at each use).
 	 */
@@ -840,10 +840,10 @@ dec_nomem(struct dec *d)
 }
 
 /*
- * Room written in one argument's value, and in the fields after it,
- * besides its key (the room is renewed after a long string and every 64
- * elements of an array): a string of up to QSTR_INLINE bytes, 64 numbers
- * and their commas, and the extra fields (".pad=", ".chars=").
+ * Room for one argument besides its key: a string of up to QSTR_INLINE
+ * bytes quoted, or 64 numbers and their commas (an array renews it every
+ * 64 elements; a longer string and the extra fields, ".pad=" and
+ * ".chars=", reserve their own).
  */
 #define NUM_ROOM TP_F64_TEXT_MAX
 #define QSTR_INLINE 64
@@ -964,13 +964,15 @@ fmt_kind(const struct dec *d, char *buf, const char *kind)
 }
 
 /*
- * v in decimal as its leading digits, v / 10^8, kept in l from the last
- * call when they are the same, and 8 digits (20 bytes of room at p).
+ * v in decimal (20 bytes of room at p) as its leading digits, kept in l
+ * from the last call when they are the same, and its last 8 digits
+ * (eight) or 4.
  */
 static inline char *
-put_lead8(struct lead *l, char *p, uint64_t v)
+put_lead(struct lead *l, char *p, uint64_t v, int eight)
 {
-	uint64_t hi = v / 100000000;
+	uint64_t div = eight ? 100000000 : 10000, hi = v / div;
+	uint32_t lo = (uint32_t)(v % div);
 
 	if (hi == 0)
 		return tp_fmt_u64_wide(p, v);
@@ -980,27 +982,13 @@ put_lead8(struct lead *l, char *p, uint64_t v)
 	}
 	memcpy(p, l->text, 16);
 	p += l->len;
-	tp_put_le64(p, tp_digits8((uint32_t)(v % 100000000)));
-	return p + 8;
-}
-
-/* As put_lead8 for a 32-bit v, with 4 digits after the leading ones. */
-static inline char *
-put_lead4(struct lead *l, char *p, uint32_t v)
-{
-	uint32_t hi = v / 10000, lo = v % 10000;
-
-	if (hi == 0)
-		return tp_fmt_u64_wide(p, v);
-	if (hi != l->hi) {
-		l->hi = hi;
-		l->len = (size_t)(tp_fmt_u64_wide(l->text, hi) - l->text);
+	if (!eight) {
+		tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
+		    tp_digit_pair(lo % 100) << 16));
+		return p + 4;
 	}
-	memcpy(p, l->text, 8);
-	p += l->len;
-	tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
-	    tp_digit_pair(lo % 100) << 16));
-	return p + 4;
+	tp_put_le64(p, tp_digits8(lo));
+	return p + 8;
 }
 
 /* The rest of a record's start after fmt_kind: ts, time (50 bytes). */
@@ -1009,9 +997,9 @@ put_ts_time(struct dec *d, char *p, uint32_t time)
 {
 	int64_t ts = (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000);
 
-	p = ts < 0 ? put_i64(p, ts) : put_lead8(&d->ts_lead, p, (uint64_t)ts);
+	p = ts < 0 ? put_i64(p, ts) : put_lead(&d->ts_lead, p, (uint64_t)ts, 1);
 	memcpy(p, " time=", 6);
-	return put_lead4(&d->time_lead, p + 6, time);
+	return put_lead(&d->time_lead, p + 6, time, 0);
 }
 
 /* The start of a record: kind, tid, ts, time. */
