@@ -798,7 +798,9 @@ struct dec {
 	struct wtf_dec_stats *st;
 	int legacy;
 	struct deftab defs;
-	int64_t tb_ns;		/* timebase in nanoseconds */
+	int64_t tb_ns;		/* timebase in nanoseconds (set_timebase) */
+	uint64_t tb_us;		/* its microseconds, when a ts is written as */
+	uint32_t tb_ns3;	/* tb_us + time and these 3 digits; else 0 */
 	int have_zone;
 	int64_t zone;
 	char evhead[48];	/* "event tid=ZONE ts=" (or "event ts="), */
@@ -926,7 +928,7 @@ nonzero(const unsigned char *b, size_t n)
  * v in decimal, as tp_fmt_i64 writes it, for a caller with 21 bytes of
  * room at p (it may write past the digits).
  */
-static inline char *
+static inline __attribute__((always_inline)) char *
 put_i64(char *p, int64_t v)
 {
 	*p = '-';
@@ -939,7 +941,7 @@ put_i64(char *p, int64_t v)
  * room at p: from 10^8 on, the one or two leading digits straight from
  * the table and 8 digits.
  */
-static inline char *
+static inline __attribute__((always_inline)) char *
 put_u32(char *p, uint32_t v)
 {
 	uint32_t hi = v / 100000000;
@@ -963,43 +965,67 @@ fmt_kind(const struct dec *d, char *buf, const char *kind)
 	return (size_t)(put_lit(p, " ts=") - buf);
 }
 
+/* New leading digits (out of line: once in many records). */
+static __attribute__((noinline)) void
+lead_set(struct lead *l, uint64_t hi)
+{
+	l->hi = hi;
+	l->len = (size_t)(tp_fmt_u64(l->text, hi) - l->text);
+}
+
 /*
  * v in decimal (20 bytes of room at p) as its leading digits, kept in l
- * from the last call when they are the same, and its last 8 digits
- * (eight) or 4.
+ * from the last call when they are the same, and its last 4 digits.
  */
-static inline char *
-put_lead(struct lead *l, char *p, uint64_t v, int eight)
+static inline __attribute__((always_inline)) char *
+put_lead(struct lead *l, char *p, uint64_t v)
 {
-	uint64_t div = eight ? 100000000 : 10000, hi = v / div;
-	uint32_t lo = (uint32_t)(v % div);
+	uint64_t hi = v / 10000;
+	uint32_t lo = (uint32_t)(v % 10000);
 
 	if (hi == 0)
-		return tp_fmt_u64_wide(p, v);
-	if (hi != l->hi) {
-		l->hi = hi;
-		l->len = (size_t)(tp_fmt_u64_wide(l->text, hi) - l->text);
-	}
+		return tp_fmt_u64(p, v);
+	if (hi != l->hi)
+		lead_set(l, hi);
 	memcpy(p, l->text, 16);
 	p += l->len;
-	if (!eight) {
-		tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
-		    tp_digit_pair(lo % 100) << 16));
-		return p + 4;
+	tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
+	    tp_digit_pair(lo % 100) << 16));
+	return p + 4;
+}
+
+/*
+ * The timebase, and how a ts is written: timebase plus microseconds is
+ * the microseconds tb_us + time followed by the timebase's last 3 digits
+ * of nanoseconds, when the timebase is not negative and no sum overflows.
+ */
+static void
+set_timebase(struct dec *d, int64_t ns)
+{
+	d->tb_ns = ns;
+	d->tb_ns3 = 0;
+	if (ns >= 0 && ns <= INT64_MAX - (int64_t)UINT32_MAX * 1000) {
+		d->tb_us = (uint64_t)ns / 1000;
+		d->tb_ns3 = (uint32_t)(tp_digits8((uint32_t)(ns % 1000)) >> 40);
 	}
-	tp_put_le64(p, tp_digits8(lo));
-	return p + 8;
 }
 
 /* The rest of a record's start after fmt_kind: ts, time (50 bytes). */
 static inline char *
 put_ts_time(struct dec *d, char *p, uint32_t time)
 {
-	int64_t ts = (int64_t)((uint64_t)d->tb_ns + (uint64_t)time * 1000);
+	uint64_t us = d->tb_us + time;
 
-	p = ts < 0 ? put_i64(p, ts) : put_lead(&d->ts_lead, p, (uint64_t)ts, 1);
+	if (d->tb_ns3 != 0 && us != 0) {
+		p = put_lead(&d->ts_lead, p, us);
+		tp_put_le32(p, d->tb_ns3);
+		p += 3;
+	} else {
+		p = tp_fmt_i64(p, (int64_t)((uint64_t)d->tb_ns +
+		    (uint64_t)time * 1000));
+	}
 	memcpy(p, " time=", 6);
-	return put_lead(&d->time_lead, p + 6, time, 0);
+	return put_lead(&d->time_lead, p + 6, time);
 }
 
 /* The start of a record: kind, tid, ts, time. */
@@ -1604,7 +1630,7 @@ legacy_decode(struct dec *d, uint32_t build)
 	tb = (int64_t)((uint64_t)tp_get_be32(in->buf + in->pos + 8) << 32 |
 	    tp_get_be32(in->buf + in->pos + 4));
 	in->pos += 12;
-	d->tb_ns = (int64_t)((uint64_t)tb * 1000000u);
+	set_timebase(d, (int64_t)((uint64_t)tb * 1000000u));
 	if (legacy_header_str(d, "metadata", &m, &mchars, &mlen) < 0)
 		return -1;
 	tw_begin(d->out, "wtf-header");
@@ -2063,7 +2089,8 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 		put_type(o, pn, pt);
 		if (pt == WTF_PART_FILE_HEADER) {
 			tw_qstr(o, "json", data + po, pl);
-			d->tb_ns = json_timebase_ns((const char *)data + po, pl);
+			set_timebase(d, json_timebase_ns((const char *)data +
+			    po, pl));
 		} else if (pt == WTF_PART_STRING_TABLE && !have_tab) {
 			have_tab = 1;
 			if (d->strs.unique && d->strs.n > 0)
