@@ -612,7 +612,7 @@ struct scopes {
 	uint64_t count;
 };
 
-static uint64_t
+static __attribute__((noinline)) uint64_t
 scope_enter(struct scopes *sc, int64_t zone)
 {
 	uint64_t id = ++sc->count;
@@ -637,7 +637,7 @@ scope_enter(struct scopes *sc, int64_t zone)
 }
 
 /* The scope a leave in zone closes, or 0 when none is open. */
-static uint64_t
+static __attribute__((noinline)) uint64_t
 scope_leave(struct scopes *sc, int64_t zone)
 {
 	size_t i = sc->n;
@@ -1308,7 +1308,7 @@ put_define(struct dec *d, const struct defrec *r, uint32_t time)
 }
 
 /* Zone, scope and time bookkeeping of a record; returns its scope id. */
-static uint64_t
+static inline uint64_t
 dec_track(struct dec *d, const struct wtf_def *def, uint32_t time,
     int64_t zone_arg)
 {
