@@ -193,11 +193,13 @@ copy_padded(char *d, const char *s, size_t n)
 {
 	char *e = d + n;
 
-	do {
-		memcpy(d, s, PAD);
+	memcpy(d, s, PAD);	/* most are this short */
+	while (n > PAD) {
 		d += PAD;
 		s += PAD;
-	} while (d < e);
+		n -= PAD;
+		memcpy(d, s, PAD);
+	}
 	return e;
 }
 
@@ -457,7 +459,7 @@ struct schema {
 	uint64_t namehash;
 	struct field *f;
 	uint32_t nf;
-	const char *prefix;	/* decoder: "event name=NAME", padded */
+	const char *prefix;	/* decoder: "event name=NAME ts=", padded */
 	uint32_t prefixlen;
 	int worker_field;	/* an integer worker_id (tid= in text), or -1 */
 	int fast;		/* decoder: event_fast() can write its events, */
@@ -803,8 +805,8 @@ struct dec {
 	size_t nvals;
 	uint32_t *seen;
 	size_t seencap;
-	uint64_t tshi;		/* ts / 10^8 of the last event, */
-	char tshitext[16];	/* in decimal */
+	uint64_t tsbase;	/* the last ts but for its last 8 digits, */
+	char tshitext[16];	/* the digits above them */
 	size_t tshilen;
 };
 
@@ -1244,24 +1246,25 @@ fmt_int(char *p, unsigned t, uint64_t v)
 
 /*
  * A timestamp: the digits above the last 8 change seldom from one event
- * to the next, so they are kept and only the last 8 are made anew.
+ * to the next, so they are kept with the value they stand for (tsbase, a
+ * multiple of 10^8) and only the last 8 are made anew.
  */
 static inline char *
 fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
-	uint64_t hi = ts / 100000000, digits;
-	uint32_t lo = (uint32_t)(ts % 100000000);
+	uint64_t lo = ts - d->tsbase;
 
-	if (hi == 0)
-		return tp_fmt_u64(p, ts);
-	if (hi != d->tshi || d->tshilen == 0) {
-		d->tshi = hi;
+	if (lo >= 100000000 || d->tshilen == 0) {
+		uint64_t hi = ts / 100000000;
+		if (hi == 0)
+			return tp_fmt_u64(p, ts);
+		d->tsbase = hi * 100000000;
 		d->tshilen = (size_t)(tp_fmt_u64(d->tshitext, hi) - d->tshitext);
+		lo = ts - d->tsbase;
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	digits = tp_digits8(lo);
-	tp_put_le64(p, digits);
+	tp_put_le64(p, tp_digits8((uint32_t)lo));
 	return p + 8;
 }
 
@@ -1335,7 +1338,7 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	int raw = 0;
 
 	cur_begin(&c, d->out);
-	cur_text(&c, x->prefix, x->prefixlen);
+	cur_text(&c, x->prefix, x->prefixlen - 4);	/* not its " ts=" */
 	cur_need(&c, 80);
 	if (!x->holder) {
 		memcpy(c.p, " id=", 4);
@@ -1430,8 +1433,8 @@ schema_fast(struct schema *x)
 	if (x->worker_field > 0)	/* its tid comes before earlier fields */
 		return 0;
 	x->maxwire = 0;
-	/* " ts=" and 20 digits, " tid=" and 21, the newline */
-	x->maxtext = x->prefixlen + PAD + 24 + 26 + 1;
+	/* the prefix (its " ts="), 20 digits, " tid=" and 21, the newline */
+	x->maxtext = x->prefixlen + PAD + 20 + 26 + 1;
 	for (i = 0; i < x->nf; i++) {
 		unsigned t = x->f[i].tag;
 		if (size[t & 0x0f] == 0 || (t & 0x70))
@@ -1465,8 +1468,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 	if ((size_t)(end - q) < x->maxwire || !x->holder)
 		return NULL;
 	p = copy_padded(p, x->prefix, x->prefixlen);
-	memcpy(p, " ts=", 4);
-	p = fmt_ts(d, p + 4, ts);
+	p = fmt_ts(d, p, ts);
 	for (; f < fend; f++) {
 		unsigned op = f->op;
 		const struct pent *pe;
@@ -1704,8 +1706,8 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 	if (x == NULL)
 		return dec_nomem(d);
 	if (x->prefix == NULL) {
-		/* "event name=NAME", bare or quoted, made once. */
-		size_t cap = 11 + 4 * (size_t)x->namelen + 2, k;
+		/* "event name=NAME ts=", NAME bare or quoted, made once. */
+		size_t cap = 11 + 4 * (size_t)x->namelen + 2 + 4, k;
 		char *s = padded_alloc(&d->seg.arena, cap), *e;
 		if (s == NULL)
 			return dec_nomem(d);
@@ -1716,9 +1718,11 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 			e += x->namelen;
 		} else {
 			*e++ = '"';
-			e = tp_fmt_qbody(e, s + cap, x->name, x->namelen, &k);
+			e = tp_fmt_qbody(e, s + cap - 4, x->name, x->namelen, &k);
 			*e++ = '"';
 		}
+		memcpy(e, " ts=", 4);
+		e += 4;
 		padded_trim(&d->seg.arena, s, (size_t)(e - s));
 		x->prefix = s;
 		x->prefixlen = (uint32_t)(e - s);
