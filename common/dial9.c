@@ -203,6 +203,14 @@ copy_padded(char *d, const char *s, size_t n)
 	return e;
 }
 
+/* Padded text of at most PAD bytes: one copy. */
+static inline char *
+copy_short(char *d, const char *s, size_t n)
+{
+	memcpy(d, s, PAD);
+	return d + n;
+}
+
 /* ------------------------------------------------------------ hashing */
 
 static uint64_t
@@ -1415,7 +1423,8 @@ in_field(struct dec *d, const struct schema *x, uint32_t i)
 }
 
 /*
- * Can event_fast() write this schema's events?  If so, x->maxwire is the
+ * Can event_fast() write this schema's events (its keys short enough for
+ * copy_short)?  If so, x->maxwire is the
  * most bytes one takes after its timestamp, x->maxtext the most text it
  * makes but for its pooled values and stacks (with the padding of each
  * copy), and each field's op says how it is read and written.
@@ -1437,7 +1446,7 @@ schema_fast(struct schema *x)
 	x->maxtext = x->prefixlen + PAD + 20 + 26 + 1;
 	for (i = 0; i < x->nf; i++) {
 		unsigned t = x->f[i].tag;
-		if (size[t & 0x0f] == 0 || (t & 0x70))
+		if (size[t & 0x0f] == 0 || (t & 0x70) || x->f[i].leadlen > PAD)
 			return 0;
 		x->f[i].op = (unsigned char)(t | (i == 0 &&
 		    x->worker_field == 0 ? OP_TID : 0));
@@ -1480,7 +1489,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 				if (*q != 0)
 					return NULL;
 				q++;
-				p = copy_padded(p, f->lead, f->leadlen);
+				p = copy_short(p, f->lead, f->leadlen);
 				memcpy(p, "null", 4);
 				p += 4;
 				continue;
@@ -1491,7 +1500,14 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 		case T_VARINT:
 			v = *q++;
 			if (v >= 0x80) {
-				for (v &= 0x7f, sh = 7;; sh += 7) {
+				b = *q++;
+				v = (v & 0x7f) | (uint64_t)(b & 0x7f) << 7;
+				if (b < 0x80) {
+					if (b == 0)	/* not the shortest form */
+						return NULL;
+					break;
+				}
+				for (sh = 14;; sh += 7) {
 					b = *q++;
 					v |= (uint64_t)(b & 0x7f) << sh;
 					if (b < 0x80)
@@ -1522,7 +1538,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 					memcpy(p, " tid=-", 6);
 					p = tp_fmt_u64_wide(p + 6, (uint64_t)0 - v);
 				}
-				p = copy_padded(p, f->lead, f->leadlen);
+				p = copy_short(p, f->lead, f->leadlen);
 				*p = '-';
 				p = tp_fmt_u64_wide(p + 1, (uint64_t)0 - v);
 				continue;
@@ -1531,7 +1547,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 		case T_BOOL:
 			if (*q > 1)
 				return NULL;
-			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_short(p, f->lead, f->leadlen);
 			memcpy(p, *q ? "true" : "false", 5);
 			p += 5 - *q++;
 			continue;
@@ -1543,7 +1559,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 				return NULL;
 			q += 4;
 			room -= pe->textlen + PAD;
-			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_short(p, f->lead, f->leadlen);
 			p = copy_padded(p, pe->text, pe->textlen);
 			continue;
 		default:	/* T_STACK */
@@ -1552,7 +1568,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			    19 * n + 2 + PAD > room)
 				return NULL;
 			room -= 19 * n + 2 + PAD;
-			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_short(p, f->lead, f->leadlen);
 			*p++ = '[';
 			for (k = 0; k < n; k++) {
 				if (k > 0)
@@ -1568,7 +1584,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			memcpy(p, " tid=", 5);
 			p = tp_fmt_u64_wide(p + 5, v);
 		}
-		p = copy_padded(p, f->lead, f->leadlen);
+		p = copy_short(p, f->lead, f->leadlen);
 		p = tp_fmt_u64_wide(p, v);
 	}
 	*qp = q;
@@ -1966,19 +1982,19 @@ static void
 event_run(struct dec *d)
 {
 	const unsigned char *p = d->win + d->pos, *end = d->win + d->len;
-	uint64_t base = d->seg.base, n = 0;
+	uint64_t base = d->seg.base, n = 0, w;
 	struct tp_out *o = d->out;
 	char *t = tp_out_reserve(o, CUR_ROOM), *lim = t + CUR_ROOM, *e;
 
-	while (end - p >= 6 && p[0] == TAG_EVENT) {
-		const struct schema *x = seg_at(&d->seg, tp_get_le16(p + 1));
+	/* the tag, the type id and the timestamp delta in one load */
+	while (end - p >= 8 && (w = tp_get_le64(p), (w & 0xff) == TAG_EVENT)) {
+		const struct schema *x = seg_at(&d->seg, (uint16_t)(w >> 8));
 		const unsigned char *q = p + 3;
 		uint64_t ts = base;
 		if (x == NULL || !x->fast)
 			break;
 		if (x->tsbyte) {
-			ts += (uint32_t)q[0] | (uint32_t)q[1] << 8 |
-			    (uint32_t)q[2] << 16;
+			ts += (w >> 24) & 0xffffff;
 			if (ts < base)
 				break;
 			q += 3;
