@@ -1562,7 +1562,7 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			p = copy_short(p, f->lead, f->leadlen);
 			p = copy_padded(p, pe->text, pe->textlen);
 			continue;
-		default:	/* T_STACK */
+		case T_STACK:
 			n = tp_get_le32(q);
 			if ((uint64_t)(end - q) < 4 + 8 * n + x->maxwire ||
 			    19 * n + 2 + PAD > room)
@@ -1578,6 +1578,8 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			*p++ = ']';
 			q += 4 + 8 * n;
 			continue;
+		default:	/* schema_fast() lets no other type by */
+			__builtin_unreachable();
 		}
 		/* an integer */
 		if (op & OP_TID) {
