@@ -1262,7 +1262,8 @@ fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
 	uint64_t lo = ts - d->tsbase;
 
-	if (lo >= 100000000 || d->tshilen == 0) {
+	/* (ts < tsbase: lo wraps, and can wrap below 10^8 near 2^64) */
+	if (lo >= 100000000 || ts < d->tsbase || d->tshilen == 0) {
 		uint64_t hi = ts / 100000000;
 		if (hi == 0)
 			return tp_fmt_u64(p, ts);
