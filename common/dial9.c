@@ -33,6 +33,7 @@ enum {
 	T_STACK, T_VARINT, T_SMAP, T_U8, T_U16, T_U32, T_LIST, T_MAP
 };
 #define OPT 0x80u
+#define OP_TID 0x40u	/* decoder: this field is also the tid */
 #define DELTA_MAX 0xffffffu
 #define HEADER_LEN 5
 
@@ -192,12 +193,22 @@ copy_padded(char *d, const char *s, size_t n)
 {
 	char *e = d + n;
 
-	do {
-		memcpy(d, s, PAD);
+	memcpy(d, s, PAD);	/* most are this short */
+	while (n > PAD) {
 		d += PAD;
 		s += PAD;
-	} while (d < e);
+		n -= PAD;
+		memcpy(d, s, PAD);
+	}
 	return e;
+}
+
+/* Padded text of at most PAD bytes: one copy. */
+static inline char *
+copy_short(char *d, const char *s, size_t n)
+{
+	memcpy(d, s, PAD);
+	return d + n;
 }
 
 /* ------------------------------------------------------------ hashing */
@@ -288,6 +299,9 @@ pool_get(const struct pool *p, uint32_t id)
 {
 	size_t i;
 
+	/* ids are mostly defined in order from 0: entry id is e[id] */
+	if (id < p->n && p->e[id].id == id)
+		return &p->e[id];
 	if (p->byid == NULL)
 		return NULL;
 	for (i = hash_id(id) & p->idmask; p->byid[i] != 0; i = (i + 1) & p->idmask)
@@ -440,6 +454,7 @@ struct field {
 	uint32_t keylen;
 	const char *lead;	/* decoder: " KEY=", padded */
 	uint32_t leadlen;
+	unsigned char op;	/* decoder: the tag, OP_TID (see schema_fast) */
 };
 
 struct schema {
@@ -452,7 +467,7 @@ struct schema {
 	uint64_t namehash;
 	struct field *f;
 	uint32_t nf;
-	const char *prefix;	/* decoder: "event name=NAME", padded */
+	const char *prefix;	/* decoder: "event name=NAME ts=", padded */
 	uint32_t prefixlen;
 	int worker_field;	/* an integer worker_id (tid= in text), or -1 */
 	int fast;		/* decoder: event_fast() can write its events, */
@@ -798,8 +813,8 @@ struct dec {
 	size_t nvals;
 	uint32_t *seen;
 	size_t seencap;
-	uint64_t tshi;		/* ts / 10^8 of the last event, */
-	char tshitext[16];	/* in decimal */
+	uint64_t tsbase;	/* the last ts but for its last 8 digits, */
+	char tshitext[16];	/* the digits above them */
 	size_t tshilen;
 };
 
@@ -1239,24 +1254,26 @@ fmt_int(char *p, unsigned t, uint64_t v)
 
 /*
  * A timestamp: the digits above the last 8 change seldom from one event
- * to the next, so they are kept and only the last 8 are made anew.
+ * to the next, so they are kept with the value they stand for (tsbase, a
+ * multiple of 10^8) and only the last 8 are made anew.
  */
 static inline char *
 fmt_ts(struct dec *d, char *p, uint64_t ts)
 {
-	uint64_t hi = ts / 100000000, digits;
-	uint32_t lo = (uint32_t)(ts % 100000000);
+	uint64_t lo = ts - d->tsbase;
 
-	if (hi == 0)
-		return tp_fmt_u64(p, ts);
-	if (hi != d->tshi || d->tshilen == 0) {
-		d->tshi = hi;
+	/* (ts < tsbase: lo wraps, and can wrap below 10^8 near 2^64) */
+	if (lo >= 100000000 || ts < d->tsbase || d->tshilen == 0) {
+		uint64_t hi = ts / 100000000;
+		if (hi == 0)
+			return tp_fmt_u64(p, ts);
+		d->tsbase = hi * 100000000;
 		d->tshilen = (size_t)(tp_fmt_u64(d->tshitext, hi) - d->tshitext);
+		lo = ts - d->tsbase;
 	}
 	memcpy(p, d->tshitext, 16);
 	p += d->tshilen;
-	digits = tp_digits8(lo);
-	tp_put_le64(p, digits);
+	tp_put_le64(p, tp_digits8((uint32_t)lo));
 	return p + 8;
 }
 
@@ -1330,7 +1347,7 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 	int raw = 0;
 
 	cur_begin(&c, d->out);
-	cur_text(&c, x->prefix, x->prefixlen);
+	cur_text(&c, x->prefix, x->prefixlen - 4);	/* not its " ts=" */
 	cur_need(&c, 80);
 	if (!x->holder) {
 		memcpy(c.p, " id=", 4);
@@ -1407,9 +1424,11 @@ in_field(struct dec *d, const struct schema *x, uint32_t i)
 }
 
 /*
- * Can event_fast() write this schema's events?  If so, x->maxwire is the
- * most bytes one takes after its timestamp, and x->maxtext the most text
- * it makes but for its pooled values (with the padding of each copy).
+ * Can event_fast() write this schema's events (its keys short enough for
+ * copy_short)?  If so, x->maxwire is the
+ * most bytes one takes after its timestamp, x->maxtext the most text it
+ * makes but for its pooled values and stacks (with the padding of each
+ * copy), and each field's op says how it is read and written.
  */
 static int
 schema_fast(struct schema *x)
@@ -1424,12 +1443,14 @@ schema_fast(struct schema *x)
 	if (x->worker_field > 0)	/* its tid comes before earlier fields */
 		return 0;
 	x->maxwire = 0;
-	/* " ts=" and 20 digits, " tid=" and 21, the newline */
-	x->maxtext = x->prefixlen + PAD + 24 + 26 + 1;
+	/* the prefix (its " ts="), 20 digits, " tid=" and 21, the newline */
+	x->maxtext = x->prefixlen + PAD + 20 + 26 + 1;
 	for (i = 0; i < x->nf; i++) {
 		unsigned t = x->f[i].tag;
-		if (size[t & 0x0f] == 0 || (t & 0x70))
+		if (size[t & 0x0f] == 0 || (t & 0x70) || x->f[i].leadlen > PAD)
 			return 0;
+		x->f[i].op = (unsigned char)(t | (i == 0 &&
+		    x->worker_field == 0 ? OP_TID : 0));
 		x->maxwire += size[t & 0x0f] + (t & OPT ? 1 : 0);
 		x->maxtext += x->f[i].leadlen + PAD + 21;
 	}
@@ -1438,59 +1459,117 @@ schema_fast(struct schema *x)
 
 /*
  * An event of a schema that schema_fast() accepts, in one pass: each
- * field parsed and written at once into room reserved for the record,
- * committed at the end.  FR_SLOW, with nothing written, for what the
- * two passes of dec_event() do better: an event near the end of the
- * bytes, a value that is not the common case (a pool id or a varint of
- * 10 bytes that may be wrong, wire details that raw= must tell, an id=),
- * a record longer than the room.
+ * field parsed and written at once at p, which has room up to lim, at
+ * least x->maxtext.  Returns the end of the text, or NULL (whatever was
+ * written is not committed) for what the two passes of dec_event() do
+ * better: an event near the end of the bytes, a value that is not the
+ * common case (a pool id or a varint of 10 bytes that may be wrong, wire
+ * details that raw= must tell, an id=), a record longer than the room.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) char *
 event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
-    const unsigned char *end, uint64_t ts)
+    const unsigned char *end, uint64_t ts, char *p, const char *lim)
 {
 	/* in locals: the text written through p could alias them */
-	const struct field *fields = x->f;
-	const uint32_t nf = x->nf;
-	const int tid0 = x->worker_field == 0;
-	struct tp_out *o = d->out;
+	const struct field *f = x->f, *fend = f + x->nf;
 	const unsigned char *q = *qp;
-	size_t room = CUR_ROOM - x->maxtext;
-	char *p;
-	uint32_t i;
-	struct val v;
+	size_t room = (size_t)(lim - p) - x->maxtext;
 
 	if ((size_t)(end - q) < x->maxwire || !x->holder)
-		return FR_SLOW;
-	p = tp_out_reserve(o, CUR_ROOM);
+		return NULL;
 	p = copy_padded(p, x->prefix, x->prefixlen);
-	memcpy(p, " ts=", 4);
-	p = fmt_ts(d, p + 4, ts);
-	for (i = 0; i < nf; i++) {
-		const struct field *f = &fields[i];
-		unsigned t = f->tag;
-		if (t & OPT) {
+	p = fmt_ts(d, p, ts);
+	for (; f < fend; f++) {
+		unsigned op = f->op;
+		const struct pent *pe;
+		uint64_t v, n, k;
+		unsigned b, sh;
+
+		if (op & OPT) {
 			if (*q != 1) {
 				if (*q != 0)
-					return FR_SLOW;
+					return NULL;
 				q++;
-				p = copy_padded(p, f->lead, f->leadlen);
+				p = copy_short(p, f->lead, f->leadlen);
 				memcpy(p, "null", 4);
 				p += 4;
 				continue;
 			}
 			q++;
-			t &= ~OPT;
 		}
-		if (!parse_fast(d, t, &q, &v)) {
-			uint64_t n = tp_get_le32(q), k;
-			if (t != T_STACK)
-				return FR_SLOW;
+		switch (op & 0x0f) {
+		case T_VARINT:
+			v = *q++;
+			if (v >= 0x80) {
+				b = *q++;
+				v = (v & 0x7f) | (uint64_t)(b & 0x7f) << 7;
+				if (b < 0x80) {
+					if (b == 0)	/* not the shortest form */
+						return NULL;
+					break;
+				}
+				for (sh = 14;; sh += 7) {
+					b = *q++;
+					v |= (uint64_t)(b & 0x7f) << sh;
+					if (b < 0x80)
+						break;
+					if (sh == 56)	/* 10 bytes: may be wrong */
+						return NULL;
+				}
+				if (b == 0)	/* not the shortest form */
+					return NULL;
+			}
+			break;
+		case T_U8:
+			v = *q++;
+			break;
+		case T_U16:
+			v = tp_get_le16(q);
+			q += 2;
+			break;
+		case T_U32:
+			v = tp_get_le32(q);
+			q += 4;
+			break;
+		case T_I64:
+			v = tp_get_le64(q);
+			q += 8;
+			if ((int64_t)v < 0) {
+				if (op & OP_TID) {
+					memcpy(p, " tid=-", 6);
+					p = tp_fmt_u64_wide(p + 6, (uint64_t)0 - v);
+				}
+				p = copy_short(p, f->lead, f->leadlen);
+				*p = '-';
+				p = tp_fmt_u64_wide(p + 1, (uint64_t)0 - v);
+				continue;
+			}
+			break;
+		case T_BOOL:
+			if (*q > 1)
+				return NULL;
+			p = copy_short(p, f->lead, f->leadlen);
+			memcpy(p, *q ? "true" : "false", 5);
+			p += 5 - *q++;
+			continue;
+		case T_PSTRING:
+		case T_PSTACK:
+			pe = pool_get((op & 0x0f) == T_PSTRING ? &d->seg.strings :
+			    &d->seg.stacks, tp_get_le32(q));
+			if (pe == NULL || !pe->holder || pe->textlen + PAD > room)
+				return NULL;
+			q += 4;
+			room -= pe->textlen + PAD;
+			p = copy_short(p, f->lead, f->leadlen);
+			p = copy_padded(p, pe->text, pe->textlen);
+			continue;
+		case T_STACK:
+			n = tp_get_le32(q);
 			if ((uint64_t)(end - q) < 4 + 8 * n + x->maxwire ||
 			    19 * n + 2 + PAD > room)
-				return FR_SLOW;
+				return NULL;
 			room -= 19 * n + 2 + PAD;
-			p = copy_padded(p, f->lead, f->leadlen);
+			p = copy_short(p, f->lead, f->leadlen);
 			*p++ = '[';
 			for (k = 0; k < n; k++) {
 				if (k > 0)
@@ -1500,40 +1579,20 @@ event_fast(struct dec *d, const struct schema *x, const unsigned char **qp,
 			*p++ = ']';
 			q += 4 + 8 * n;
 			continue;
+		default:	/* schema_fast() lets no other type by */
+			__builtin_unreachable();
 		}
-		switch (t) {
-		case T_PSTRING:
-		case T_PSTACK:
-			if (!v.pe->holder || v.pe->textlen + PAD > room)
-				return FR_SLOW;
-			room -= v.pe->textlen + PAD;
-			p = copy_padded(p, f->lead, f->leadlen);
-			p = copy_padded(p, v.pe->text, v.pe->textlen);
-			break;
-		case T_BOOL:
-			if (v.v > 1)
-				return FR_SLOW;
-			p = copy_padded(p, f->lead, f->leadlen);
-			p = fmt_simple(p, t, &v, NULL);
-			break;
-		case T_VARINT:
-			if (v.len)
-				return FR_SLOW;
-			/* FALLTHROUGH */
-		default:
-			if (i == 0 && tid0) {
-				memcpy(p, " tid=", 5);
-				p = fmt_int(p + 5, t, v.v);
-			}
-			p = copy_padded(p, f->lead, f->leadlen);
-			p = fmt_int(p, t, v.v);
-			break;
+		/* an integer */
+		if (op & OP_TID) {
+			memcpy(p, " tid=", 5);
+			p = tp_fmt_u64_wide(p + 5, v);
 		}
+		p = copy_short(p, f->lead, f->leadlen);
+		p = tp_fmt_u64_wide(p, v);
 	}
 	*qp = q;
 	*p++ = '\n';
-	tp_out_commit(o, p);
-	return FR_OK;
+	return p;
 }
 
 static int
@@ -1666,8 +1725,8 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 	if (x == NULL)
 		return dec_nomem(d);
 	if (x->prefix == NULL) {
-		/* "event name=NAME", bare or quoted, made once. */
-		size_t cap = 11 + 4 * (size_t)x->namelen + 2, k;
+		/* "event name=NAME ts=", NAME bare or quoted, made once. */
+		size_t cap = 11 + 4 * (size_t)x->namelen + 2 + 4, k;
 		char *s = padded_alloc(&d->seg.arena, cap), *e;
 		if (s == NULL)
 			return dec_nomem(d);
@@ -1678,9 +1737,11 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 			e += x->namelen;
 		} else {
 			*e++ = '"';
-			e = tp_fmt_qbody(e, s + cap, x->name, x->namelen, &k);
+			e = tp_fmt_qbody(e, s + cap - 4, x->name, x->namelen, &k);
 			*e++ = '"';
 		}
+		memcpy(e, " ts=", 4);
+		e += 4;
 		padded_trim(&d->seg.arena, s, (size_t)(e - s));
 		x->prefix = s;
 		x->prefixlen = (uint32_t)(e - s);
@@ -1924,27 +1985,37 @@ static void
 event_run(struct dec *d)
 {
 	const unsigned char *p = d->win + d->pos, *end = d->win + d->len;
-	uint64_t base = d->seg.base, n = 0;
+	uint64_t base = d->seg.base, n = 0, w;
+	struct tp_out *o = d->out;
+	char *t = tp_out_reserve(o, CUR_ROOM), *lim = t + CUR_ROOM, *e;
 
-	while (end - p >= 6 && p[0] == TAG_EVENT) {
-		const struct schema *x = seg_at(&d->seg, tp_get_le16(p + 1));
+	/* the tag, the type id and the timestamp delta in one load */
+	while (end - p >= 8 && (w = tp_get_le64(p), (w & 0xff) == TAG_EVENT)) {
+		const struct schema *x = seg_at(&d->seg, (uint16_t)(w >> 8));
 		const unsigned char *q = p + 3;
 		uint64_t ts = base;
 		if (x == NULL || !x->fast)
 			break;
 		if (x->tsbyte) {
-			ts += (uint32_t)q[0] | (uint32_t)q[1] << 8 |
-			    (uint32_t)q[2] << 16;
+			ts += (w >> 24) & 0xffffff;
 			if (ts < base)
 				break;
 			q += 3;
 		}
-		if (event_fast(d, x, &q, end, ts) != FR_OK)
+		/* schema_fast: x->maxtext <= CUR_ROOM / 2 */
+		if (lim - t < CUR_ROOM / 2) {
+			tp_out_commit(o, t);
+			t = tp_out_reserve(o, CUR_ROOM);
+			lim = t + CUR_ROOM;
+		}
+		if ((e = event_fast(d, x, &q, end, ts, t, lim)) == NULL)
 			break;
+		t = e;
 		base = ts;
 		n++;
 		p = q;
 	}
+	tp_out_commit(o, t);
 	d->seg.base = base;
 	d->st->events += n;
 	d->frames += n;

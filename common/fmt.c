@@ -9,6 +9,21 @@
 const char tp_digits2[200] = D10(0) D10(1) D10(2) D10(3) D10(4) D10(5) D10(6)
     D10(7) D10(8) D10(9);
 
+#define DG4(a, b, c, d) (UINT32_C(0x30303030) | (a) | (b) << 8 | (c) << 16 | \
+    (uint32_t)(d) << 24)
+#define DG3(a, b, c) DG4(a, b, c, 0), DG4(a, b, c, 1), DG4(a, b, c, 2), \
+    DG4(a, b, c, 3), DG4(a, b, c, 4), DG4(a, b, c, 5), DG4(a, b, c, 6), \
+    DG4(a, b, c, 7), DG4(a, b, c, 8), DG4(a, b, c, 9)
+#define DG2(a, b) DG3(a, b, 0), DG3(a, b, 1), DG3(a, b, 2), DG3(a, b, 3), \
+    DG3(a, b, 4), DG3(a, b, 5), DG3(a, b, 6), DG3(a, b, 7), DG3(a, b, 8), \
+    DG3(a, b, 9)
+#define DG1(a) DG2(a, 0), DG2(a, 1), DG2(a, 2), DG2(a, 3), DG2(a, 4), \
+    DG2(a, 5), DG2(a, 6), DG2(a, 7), DG2(a, 8), DG2(a, 9)
+const uint32_t tp_digits4[10000] = {
+	DG1(0), DG1(1), DG1(2), DG1(3), DG1(4), DG1(5), DG1(6), DG1(7), DG1(8),
+	DG1(9)
+};
+
 #define H16(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" \
     #x "8" #x "9" #x "a" #x "b" #x "c" #x "d" #x "e" #x "f"
 const char tp_hex2[512] = H16(0) H16(1) H16(2) H16(3) H16(4) H16(5) H16(6)
