@@ -320,6 +320,8 @@ put_piece(char *p, const char *piece, size_t n)
 
 /* Bytes of a string written as a text value (quoted, worst case). */
 #define QUOTED_MAX(n) (4 * (n) + 2)
+/* The longest event or argument name (QUOTED_MAX of it fits the slack). */
+#define WTF_NAME_MAX 8192
 
 /* A string value as tv_qstr writes it, at p (QUOTED_MAX bytes): the end. */
 static inline char *
@@ -366,8 +368,21 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 	nargs = parse_sig(sig_null ? NULL : sig, siglen, a, why);
 	if (nargs < 0)
 		return NULL;
-	for (i = 0; i < nargs; i++)
+	/*
+	 * A record's text is written into room the output reserves at once
+	 * (at most TP_OUT_SLACK): its name and keys must fit in it.
+	 */
+	if (namelen > WTF_NAME_MAX) {
+		*why = "event name longer than 8192 bytes";
+		return NULL;
+	}
+	for (i = 0; i < nargs; i++) {
+		if (a[i].namelen > WTF_NAME_MAX) {
+			*why = "argument name longer than 8192 bytes";
+			return NULL;
+		}
 		keys += 2 * (a[i].namelen + 16);
+	}
 	/* FIELD_COPY: room to copy the last text piece in one move */
 	size = sizeof *d + (size_t)nargs * sizeof d->arg[0] + namelen + 1 +
 	    siglen + 1 + QUOTED_MAX(namelen) + 8 + keys + FIELD_COPY;
@@ -989,8 +1004,7 @@ put_lead(struct lead *l, char *p, uint64_t v)
 		lead_set(l, hi);
 	memcpy(p, l->text, 16);
 	p += l->len;
-	tp_put_le32(p, (uint32_t)(tp_digit_pair(lo / 100) |
-	    tp_digit_pair(lo % 100) << 16));
+	tp_put_le32(p, tp_digits4[lo]);
 	return p + 4;
 }
 
