@@ -270,10 +270,13 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
 		uint64_t ts;
 		if (!timed(t->line, t->len, &v, &vl)) {
-			/* In a sorted run they wait for the record after them. */
-			if (m->runs != NULL && hold(t) < 0)
+			/* In a sorted run they wait for the record after them,
+			   but for the lines after the input's last record. */
+			int now = !m->units || (t->r.lineno >= t->tail_first &&
+			    t->r.lineno <= t->tail_last);
+			if (!now && hold(t) < 0)
 				return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-			if (m->runs == NULL &&
+			if (now &&
 			    emit(m, i, t->line, t->len, out, err) < 0)
 				return -1;
 			continue;
@@ -324,6 +327,7 @@ struct run {
 	struct unit *u;
 	size_t n, ucap;
 	size_t open;		/* start of the lines waiting for a record */
+	int tail;		/* the last unit is the input's last lines */
 };
 
 static int
@@ -339,6 +343,19 @@ write_all(int fd, const char *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	const char *end = p + n;
+	uint64_t k = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		k++;
+		p++;
+	}
+	return k;
 }
 
 static int
@@ -363,6 +380,153 @@ run_syserr(struct tp_err *err, const char *what)
 	    what, dir != NULL && *dir != '\0' ? dir : "/tmp", strerror(e));
 }
 
+/* A new temporary file in $TMPDIR: its path (to free) and *fd, or NULL. */
+static char *
+run_create(int *fd, struct tp_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((path = malloc(strlen(dir) + sizeof "/txtmerge-run.XXXXXX")) ==
+	    NULL) {
+		tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		return NULL;
+	}
+	strcpy(stpcpy(path, dir), "/txtmerge-run.XXXXXX");
+	if ((*fd = mkstemp(path)) < 0) {
+		free(path);
+		run_syserr(err, "create");
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * The run written to path (bad: it could not be) opened and unlinked as
+ * the last run, a part of input origin.
+ */
+static int
+run_push(struct tm_merge *m, char *path, int bad, size_t origin,
+    unsigned level, struct tp_err *err)
+{
+	struct tm_input *t;
+
+	if (m->nruns % 16 == 0) {
+		struct tm_input *nr = realloc(m->runs,
+		    (m->nruns + 16) * sizeof *nr);
+		if (nr == NULL) {
+			unlink(path);
+			free(path);
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		}
+		m->runs = nr;
+	}
+	t = &m->runs[m->nruns];
+	memset(t, 0, sizeof *t);
+	if (bad || tp_in_open(&t->in, path, err) < 0) {
+		int e = errno;
+		unlink(path);
+		free(path);
+		errno = e;
+		return run_syserr(err, "write");
+	}
+	unlink(path);
+	free(path);
+	t->in.name = m->in[origin].in.name;
+	t->origin = origin;
+	t->level = level;
+	m->nruns++;
+	return 0;
+}
+
+/* The inputs m->in[0..n) merged onto out in (ts, index) order. */
+static int
+merge_inputs(struct tm_merge *m, struct tp_out *out, struct tp_err *err)
+{
+	size_t i;
+
+	if ((m->heap = malloc((m->n ? m->n : 1) * sizeof *m->heap)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	for (i = 0; i < m->n; i++)
+		if (advance(m, i, out, err) < 0) {
+			m->failed = m->in[i].origin;
+			return -1;
+		}
+	while (m->nheap > 0) {
+		i = heap_pop(m);
+		if (emit_held(m, i, out, err) < 0 ||
+		    emit(m, i, m->in[i].line, m->in[i].len, out, err) < 0 ||
+		    advance(m, i, out, err) < 0) {
+			m->failed = m->in[i].origin;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The last TM_FANIN runs, when they are of one input and one level,
+ * merged into one run of the level above (as sort(1) merges at most
+ * NMERGE files at a time), so that fewer than TM_FANIN runs of each
+ * level stay open.  Ties keep cut order: the runs are the merge's inputs
+ * in that order.
+ */
+static int
+merge_tail(struct tm_merge *m, struct tp_err *err)
+{
+	while (m->nruns >= TM_FANIN) {
+		struct tm_input *t = m->runs + m->nruns - TM_FANIN;
+		size_t k, origin = t[0].origin;
+		unsigned level = t[0].level;
+		struct tm_merge sub;
+		struct tp_out o;
+		char *path;
+		int fd, rc;
+
+		for (k = 1; k < TM_FANIN; k++)
+			if (t[k].origin != origin || t[k].level != level)
+				return 0;
+		if ((path = run_create(&fd, err)) == NULL)
+			return -1;
+		close(fd);
+		if (tp_out_open(&o, path, 0, err) < 0) {
+			unlink(path);
+			free(path);
+			return run_syserr(err, "write");
+		}
+		memset(&sub, 0, sizeof sub);
+		sub.in = t;
+		sub.n = TM_FANIN;
+		sub.units = 1;
+		idmap_init(&sub.assign);
+		idmap_init(&sub.used);
+		for (k = 0; k < TM_FANIN; k++) {
+			tr_init(&t[k].r, &t[k].in);
+			t[k].r.err = err;
+		}
+		rc = merge_inputs(&sub, &o, err);
+		tm_free(&sub);
+		for (k = 0; k < TM_FANIN; k++) {
+			tp_in_close(&t[k].in);
+			free(t[k].held);
+		}
+		m->nruns -= TM_FANIN;
+		if (rc < 0) {
+			tp_out_close(&o, 0, NULL);
+			unlink(path);
+			free(path);
+			return -1;
+		}
+		rc = tp_out_close(&o, 1, NULL);
+		errno = o.error;
+		if (run_push(m, path, rc < 0, origin, level + 1, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The run's units sorted into an unlinked temporary file, an input of the
  * merge; the lines still waiting for a record move to the start.
@@ -371,30 +535,28 @@ static int
 flush_run(struct tm_merge *m, size_t origin, struct run *r,
     struct tp_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	struct tm_input *t;
 	char *path;
-	size_t k;
+	size_t k, tail_off = r->tail ? r->u[r->n - 1].off : 0;
+	uint64_t tail_first = 0, tail_last = 0;
 	int fd, bad;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if (m->nruns % 16 == 0) {
-		struct tm_input *nr = realloc(m->runs,
-		    (m->nruns + 16) * sizeof *nr);
-		if (nr == NULL)
-			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		m->runs = nr;
-	}
 	qsort(r->u, r->n, sizeof *r->u, unit_cmp);
-	if ((path = malloc(strlen(dir) + sizeof "/txtmerge-run.XXXXXX")) ==
-	    NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	strcpy(stpcpy(path, dir), "/txtmerge-run.XXXXXX");
-	if ((fd = mkstemp(path)) < 0) {
-		free(path);
-		return run_syserr(err, "create");
+	/*
+	 * The lines after the input's last record: the unit of the same ts
+	 * and the highest offset, right after that record's.  The merge
+	 * writes them as soon as that record (see advance).
+	 */
+	for (k = 0; r->tail; k++) {
+		uint64_t n = count_lines(r->text + r->u[k].off, r->u[k].len);
+		if (r->u[k].off == tail_off) {
+			tail_first = tail_last + 1;
+			tail_last += n;
+			break;
+		}
+		tail_last += n;
 	}
+	if ((path = run_create(&fd, err)) == NULL)
+		return -1;
 	/* The units in order, gathered into writes of about 1 MiB. */
 	for (k = 0, bad = 0; k < r->n && !bad;) {
 		size_t len = 0;
@@ -410,18 +572,10 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 		bad = write_all(fd, r->out, len);
 	}
 	bad |= close(fd);
-	t = &m->runs[m->nruns];
-	memset(t, 0, sizeof *t);
-	if (bad || tp_in_open(&t->in, path, err) < 0) {
-		unlink(path);
-		free(path);
-		return run_syserr(err, "write");
-	}
-	unlink(path);
-	free(path);
-	t->in.name = m->in[origin].in.name;
-	t->origin = origin;
-	m->nruns++;
+	if (run_push(m, path, bad, origin, 0, err) < 0)
+		return -1;
+	m->runs[m->nruns - 1].tail_first = tail_first;
+	m->runs[m->nruns - 1].tail_last = tail_last;
 	memmove(r->text, r->text + r->open, r->len - r->open);
 	r->len -= r->open;
 	r->open = 0;
@@ -494,8 +648,11 @@ sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
 			return -1;
 		t->started = 1;
 		/* A full run goes when the next record comes: the last one
-		   keeps the lines after the input's last record. */
-		if (has_ts && r->open >= cap && flush_run(m, i, r, err) < 0)
+		   keeps the lines after the input's last record, found by
+		   their line numbers in it, so it is not merged with others
+		   (merge_tail). */
+		if (has_ts && r->open >= cap &&
+		    (flush_run(m, i, r, err) < 0 || merge_tail(m, err) < 0))
 			return -1;
 		if (run_add(r, t->line, t->len) < 0 ||
 		    (has_ts && run_unit(r, ts) < 0))
@@ -503,9 +660,14 @@ sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
 	}
 	if (rc < 0)
 		return -1;
-	if (r->open < r->len && run_unit(r, ts) < 0)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	return r->n > 0 ? flush_run(m, i, r, err) : 0;
+	if (r->open < r->len) {
+		if (run_unit(r, ts) < 0)
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+		r->tail = 1;
+	}
+	rc = r->n > 0 ? flush_run(m, i, r, err) : 0;
+	r->tail = 0;
+	return rc;
 }
 
 int
@@ -527,7 +689,7 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 		in[i].origin = i;
 	}
 	if (opts->sort) {
-		struct run r = { NULL, 0, 0, NULL, 1 << 20, NULL, 0, 0, 0 };
+		struct run r = { NULL, 0, 0, NULL, 1 << 20, NULL, 0, 0, 0, 0 };
 
 		if ((r.out = malloc(r.room)) == NULL)
 			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
@@ -544,28 +706,13 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 		/* Now the runs are the inputs: in FILE order, then cut order. */
 		m->in = m->runs;
 		m->n = m->nruns;
+		m->units = 1;
 		for (i = 0; i < m->n; i++) {
 			tr_init(&m->in[i].r, &m->in[i].in);
 			m->in[i].r.err = err;
 		}
 	}
-	if ((m->heap = malloc((m->n ? m->n : 1) * sizeof *m->heap)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	for (i = 0; i < m->n; i++)
-		if (advance(m, i, out, err) < 0) {
-			m->failed = m->in[i].origin;
-			return -1;
-		}
-	while (m->nheap > 0) {
-		i = heap_pop(m);
-		if (emit_held(m, i, out, err) < 0 ||
-		    emit(m, i, m->in[i].line, m->in[i].len, out, err) < 0 ||
-		    advance(m, i, out, err) < 0) {
-			m->failed = m->in[i].origin;
-			return -1;
-		}
-	}
-	return 0;
+	return merge_inputs(m, out, err);
 }
 
 void

@@ -14,6 +14,9 @@
  * about run_bytes, each run sorted by ts (stable, a record with the lines
  * that follow it) into an unlinked temporary file in $TMPDIR, and the
  * runs are merged as inputs are, so memory holds one run at a time.
+ * As sort(1) does, the runs of an input are merged TM_FANIN at a time
+ * into one longer run whenever that many of one length are there, so
+ * open files and read buffers stay few however long the input.
  */
 #ifndef TP_MERGE_H
 #define TP_MERGE_H
@@ -38,6 +41,9 @@ struct tm_input {
 	int started;		/* a timed record was read */
 	char *held;		/* runs: the lines without time before it */
 	size_t heldlen, heldcap;
+	unsigned level;		/* runs: merged from TM_FANIN^level cuts */
+	uint64_t tail_first;	/* runs: lines after the input's last record */
+	uint64_t tail_last;	/* (0, 0: none) */
 	uint64_t backwards;	/* records whose ts is below the one before */
 	uint64_t first_back_line, first_back_ts, first_back_prev;
 };
@@ -51,6 +57,8 @@ struct tm_opts {
 };
 
 #define TM_RUN_BYTES (64u << 20)
+/* Sorted runs of one input merged into one when there are this many. */
+#define TM_FANIN 16
 
 struct tm_merge {
 	struct tm_opts opts;
@@ -58,6 +66,7 @@ struct tm_merge {
 	size_t n;
 	struct tm_input *runs;	/* with sort: the sorted runs, merged */
 	size_t nruns;
+	int units;		/* lines without ts wait for the record after */
 	size_t *heap;		/* input indexes, by (ts, index) */
 	size_t nheap;
 	struct idmap assign;	/* (input, tid) -> slot in newtid */

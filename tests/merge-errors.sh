@@ -74,6 +74,20 @@ head -n "$n" big.txt > want
 grep -v ' n=a' out | cmp -s - "$(head -n $((n - 2)) big.txt > want2; echo want2)"
 ok $? "truncated gzip input: the records before the damage are written"
 
+# A disk that fills while runs are written and merged (a 3 MB tmpfs, for
+# root where mount is allowed): exit 2, said, no temporary file left.
+mkdir full
+if mount -t tmpfs -o size=3m tmpfs full 2> /dev/null; then
+	TMPDIR=$PWD/full txtmerge --sort --run-size 2000 big.txt > out 2> err; rc=$?
+	is "$rc:$(cat err)" "2:txtmerge: big.txt: cannot write a sorted run in $PWD/full: No space left on device" \
+	    "--sort onto a full disk: exit 2, said"
+	is "$(ls -A full | wc -l | tr -d ' ')" 0 "--sort onto a full disk: no temporary file left"
+	umount full
+else
+	skip "cannot mount a tmpfs" "--sort onto a full disk: exit 2, said"
+	skip "cannot mount a tmpfs" "--sort onto a full disk: no temporary file left"
+fi
+
 # Files and usage.
 txtmerge a.txt nosuch.txt > out 2> err; rc=$?
 like "$rc:$(cat err)" "2:txtmerge: nosuch.txt*" "a missing file: exit 2, named"

@@ -94,6 +94,16 @@ awk '/^# mark/ { want = " seq=" $4 + 1 " src=" $3 "$"; n++; next }
 is "$(cat marks)" "15 0" "--sort: each comment right before the record of its input it preceded"
 txtmerge --sort u1.txt u2.txt u3.txt | cmp -s - us.txt
 ok $? "--sort in one run per input: the same merge"
+# Runs of 2 KB: some 8,000 an input, merged 16 at a time into longer
+# ones (txtmerge(1)), so 128 open files are enough; the same merge as in
+# one run, lines after the last record right after it.
+{ cat u1.txt; echo "# after the last record"; } > u1t.txt
+(ulimit -n 128 && txtmerge --sort --run-size 2000 u1t.txt u2.txt) > small.txt 2> small.err
+txtmerge --sort u1t.txt u2.txt > one.txt
+same_file small.txt one.txt "--sort, 16,000 runs of 2 KB, 128 files open at most: the merge of one run an input"
+is "$(cat small.err)" "" "--sort, 16,000 runs: quietly"
+is "$(grep -B1 '^# after the last record$' small.txt | sed 's/.* seq=//')" "399999 src=1
+# after the last record" "--sort: the lines after an input's last record right after it"
 # Memory: one run and a read buffer per run (txtmerge(1)), far below
 # the 48 MB sorted.
 if grep -q __asan_init "$(command -v txtmerge)" 2>/dev/null; then
