@@ -103,6 +103,74 @@ struct patch {
 	size_t textlen;
 };
 
+/*
+ * The tid (and a fork's or join's child) of one line of input i: bit k
+ * of *found set when field k is there, its value in t[k] and its text in
+ * val[k].  0, or -1 when one is not a number.
+ */
+static int
+tids(const struct tm_merge *m, size_t i, const char *line, size_t len,
+    const char *val[2], size_t vallen[2], uint64_t t[2], unsigned *found,
+    struct tp_err *err)
+{
+	const char *kend = line;
+	int kind;
+	size_t k;
+
+	while (kend < line + len && *kend != ' ' && *kend != '\t')
+		kend++;
+	kind = tp_kind(line, (size_t)(kend - line), len);
+	*found = tr_peek2(line, len, "tid", 3, "child", 5, val, vallen);
+	if (kind != TK_FORK && kind != TK_JOIN)
+		*found &= 1;
+	for (k = 0; k < 2; k++)
+		if ((*found & (1u << k)) &&
+		    tp_parse_u64(val[k], vallen[k], &t[k]) < 0) {
+			err->line = m->in[i].r.lineno;
+			err->col = (uint64_t)(val[k] - line) + 1;
+			return tp_fail(err, TP_EXIT_DATA, "field \"%s\": not an "
+			    "unsigned 64-bit number", k ? "child" : "tid");
+		}
+	return 0;
+}
+
+/* With --tag, a record of input i must not have an input field. */
+static int
+untagged(const struct tm_merge *m, size_t i, const char *line, size_t len,
+    struct tp_err *err)
+{
+	const char *v;
+	size_t vl;
+
+	if (!tr_peek(line, len, "input", 5, &v, &vl))
+		return 0;
+	err->line = m->in[i].r.lineno;
+	err->col = (uint64_t)(v - line) + 1;
+	return tp_fail(err, TP_EXIT_DATA, "the record has an input field "
+	    "already (merged with --tag before?)");
+}
+
+/*
+ * The errors emit can find in a line, found where it is read (sorting
+ * cuts inputs into runs, whose line numbers are not the input's).
+ */
+static int
+check(const struct tm_merge *m, size_t i, const char *line, size_t len,
+    struct tp_err *err)
+{
+	const char *val[2];
+	size_t vallen[2];
+	uint64_t t[2];
+	unsigned found;
+
+	if (is_comment(line, len))
+		return 0;
+	if (m->opts.renumber &&
+	    tids(m, i, line, len, val, vallen, t, &found, err) < 0)
+		return -1;
+	return m->opts.tag ? untagged(m, i, line, len, err) : 0;
+}
+
 /* Renumber the tid (and a fork's or join's child) of one line. */
 static int
 renumber(struct tm_merge *m, size_t i, const char *line, size_t len,
@@ -110,30 +178,19 @@ renumber(struct tm_merge *m, size_t i, const char *line, size_t len,
 {
 	const char *val[2];
 	size_t vallen[2], k;
+	uint64_t t[2];
 	unsigned found;
-	int kind;
-	const char *kend = line;
 
 	*np = 0;
-	while (kend < line + len && *kend != ' ' && *kend != '\t')
-		kend++;
-	kind = tp_kind(line, (size_t)(kend - line), len);
-	found = tr_peek2(line, len, "tid", 3, "child", 5, val, vallen);
-	if (kind != TK_FORK && kind != TK_JOIN)
-		found &= 1;
+	if (tids(m, i, line, len, val, vallen, t, &found, err) < 0)
+		return -1;
 	for (k = 0; k < 2; k++) {
-		uint64_t t, nt;
+		uint64_t nt;
 		if (!(found & (1u << k)))
 			continue;
-		if (tp_parse_u64(val[k], vallen[k], &t) < 0) {
-			err->line = m->in[i].r.lineno;
-			err->col = (uint64_t)(val[k] - line) + 1;
-			return tp_fail(err, TP_EXIT_DATA, "field \"%s\": not an "
-			    "unsigned 64-bit number", k ? "child" : "tid");
-		}
-		if (map_tid(m, m->in[i].origin, t, &nt, err) < 0)
+		if (map_tid(m, m->in[i].origin, t[k], &nt, err) < 0)
 			return -1;
-		if (nt == t)
+		if (nt == t[k])
 			continue;
 		p[*np].at = val[k];
 		p[*np].len = vallen[k];
@@ -142,9 +199,9 @@ renumber(struct tm_merge *m, size_t i, const char *line, size_t len,
 		++*np;
 	}
 	if (*np == 2 && p[1].at < p[0].at) {
-		struct patch t = p[0];
+		struct patch tmp = p[0];
 		p[0] = p[1];
-		p[1] = t;
+		p[1] = tmp;
 	}
 	return 0;
 }
@@ -172,14 +229,8 @@ emit(struct tm_merge *m, size_t i, const char *line, size_t len,
 	}
 	tp_out_write(out, at, (size_t)(line + len - at));
 	if (m->opts.tag) {
-		const char *v;
-		size_t vl;
-		if (tr_peek(line, len, "input", 5, &v, &vl)) {
-			err->line = m->in[i].r.lineno;
-			err->col = (uint64_t)(v - line) + 1;
-			return tp_fail(err, TP_EXIT_DATA, "the record has an "
-			    "input field already (merged with --tag before?)");
-		}
+		if (untagged(m, i, line, len, err) < 0)
+			return -1;
 		tw_u64(out, "input", m->in[i].origin);
 	}
 	tw_end(out);
@@ -644,7 +695,8 @@ sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
 				return -1;
 			continue;
 		}
-		if (has_ts && parse_ts(t, v, vl, &ts, err) < 0)
+		if ((has_ts && parse_ts(t, v, vl, &ts, err) < 0) ||
+		    check(m, i, t->line, t->len, err) < 0)
 			return -1;
 		t->started = 1;
 		/* A full run goes when the next record comes: the last one

@@ -60,6 +60,16 @@ printf 'ev ts=1 input=0\n' > tagged.txt
 txtmerge --tag a.txt tagged.txt > out 2> err; rc=$?
 like "$rc:$(cat err)" '1:txtmerge: tagged.txt:1:*: the record has an input field already*' \
     "--tag on a record that has one"
+# With --sort the lines are checked as they are read, not in the runs:
+# the error names the line of the FILE, and nothing is written.
+printf 'ev ts=5 tid=1\nev ts=3 tid=2\nev ts=4 tid=x\n' > late.txt
+txtmerge --sort -r a.txt late.txt > out 2> err; rc=$?
+is "$rc:$(cat err):$(wc -c < out | tr -d ' ')" '1:txtmerge: late.txt:3:13: field "tid": not an unsigned 64-bit number:0' \
+    "--sort --renumber-tids: a tid that is not a number, at its line in the FILE"
+printf 'ev ts=5\nev ts=3 input=1\n' > late2.txt
+txtmerge --sort --tag late2.txt > out 2> err; rc=$?
+like "$rc:$(cat err):$(wc -c < out | tr -d ' ')" '1:txtmerge: late2.txt:2:*: the record has an input field already*:0' \
+    "--sort --tag on a record that has one: at its line in the FILE"
 
 # Truncated gzip: the records read before, then the error.
 awk 'BEGIN { for (i = 0; i < 200000; i++) printf "ev ts=%d n=%d\n", i, i }' > big.txt
