@@ -54,7 +54,8 @@ json_string(struct tp_json *j, const char *p, const char *e)
 						    TP_JSON_SYNTAX, "a \\u escape "
 						    "without four hex digits");
 				p += 6;
-			} else if (lax || strchr("\"\\/bfnrt", p[1]) != NULL) {
+			} else if (lax || (p[1] != '\0' &&
+			    strchr("\"\\/bfnrt", p[1]) != NULL)) {
 				p += 2;
 			} else {
 				return json_fail(j, p, TP_JSON_SYNTAX,
@@ -220,6 +221,26 @@ tp_json_member(const char **cur, const char *e, const char **key,
 	if ((*valend = tp_json_value(&j, *val, e)) == NULL)
 		return 0;
 	/* On the ',' before the next member or the closing '}'. */
+	*cur = tp_json_ws(*valend, e);
+	return 1;
+}
+
+int
+tp_json_element(const char **cur, const char *e, const char **val,
+    const char **valend)
+{
+	struct tp_json j = { TP_JSON_LAX, NULL, TP_JSON_OK, 0, NULL };
+	const char *p;
+
+	if (**cur == ']')
+		return 0;
+	p = tp_json_ws(*cur + 1, e);
+	if (p >= e || *p == ']')
+		return 0;
+	*val = p;
+	if ((*valend = tp_json_value(&j, p, e)) == NULL)
+		return 0;
+	/* On the ',' before the next element or the closing ']'. */
 	*cur = tp_json_ws(*valend, e);
 	return 1;
 }

@@ -68,6 +68,13 @@ int tp_json_member(const char **cur, const char *e, const char **key,
     size_t *keylen, const char **val, const char **valend);
 
 /*
+ * The elements of a valid array, in order: *cur starts at its '['.
+ * Returns 1 with the element's span, 0 after the last one.
+ */
+int tp_json_element(const char **cur, const char *e, const char **val,
+    const char **valend);
+
+/*
  * The string value [v, ve) (quotes included) unescaped into out as UTF-8:
  * its length, or SIZE_MAX when it needs more than cap bytes.  A \u escape
  * of a lone surrogate gives U+FFFD; an unknown escape (TP_JSON_LAX input)

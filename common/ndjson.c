@@ -1,12 +1,12 @@
 /*
- * Trace text <-> NDJSON.  JSON is read with jansson (a conforming parser:
- * see tests/json-conformance.sh); the text is read and written by the one
- * text reader and writer.
+ * Trace text <-> NDJSON.  JSON is read with the one JSON scanner
+ * (json.h: RFC 8259, see tests/json-conformance.sh), each object checked
+ * as it is found and then walked in place; the text is read and written
+ * by the one text reader and writer.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "fmt.h"
 #include "json.h"
@@ -175,6 +175,74 @@ scan_quoted(const char *v, size_t n, int top)
 	    VS_QUOTED : 0;
 }
 
+/* The keys of a map as JSON has them (quoted ones unquoted), in keybuf. */
+static struct keyspan {
+	size_t off, n;
+} *keys;
+static size_t keys_cap;
+static char *keybuf;
+static size_t keybuf_cap;
+
+static int
+keyspan_cmp(const void *a, const void *b)
+{
+	const struct keyspan *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return memcmp(keybuf + x->off, keybuf + y->off, x->n);
+}
+
+/*
+ * Has the map [v, v + n) a key twice, as JSON would have them?  (Or is
+ * there no memory to tell: 1, and the map goes as its text.)  Pairs for
+ * a few keys, sorted for many.
+ */
+static int
+key_twice(const char *v, size_t n)
+{
+	const char *cur = v, *end = v + n, *key, *val;
+	size_t keylen, vallen, k = 0, used = 0, i, j;
+
+	if (n > keybuf_cap) {	/* the keys are no longer than the map */
+		char *nb = realloc(keybuf, n);
+		if (nb == NULL)
+			return 1;
+		keybuf = nb;
+		keybuf_cap = n;
+	}
+	while (tr_elem(&cur, end, &key, &keylen, &val, &vallen)) {
+		if (k == keys_cap) {
+			size_t cap = keys_cap ? 2 * keys_cap : 64;
+			struct keyspan *nk = realloc(keys, cap * sizeof *nk);
+			if (nk == NULL)
+				return 1;
+			keys = nk;
+			keys_cap = cap;
+		}
+		keys[k].off = used;
+		if (key[0] == '"') {
+			keys[k].n = tp_unquote(key, keylen, keybuf + used);
+		} else {
+			memcpy(keybuf + used, key, keylen);
+			keys[k].n = keylen;
+		}
+		used += keys[k++].n;
+	}
+	if (k > 16) {
+		qsort(keys, k, sizeof *keys, keyspan_cmp);
+		for (i = 1; i < k; i++)
+			if (keyspan_cmp(&keys[i - 1], &keys[i]) == 0)
+				return 1;
+		return 0;
+	}
+	for (i = 1; i < k; i++)
+		for (j = 0; j < i; j++)
+			if (keyspan_cmp(&keys[j], &keys[i]) == 0)
+				return 1;
+	return 0;
+}
+
 static unsigned
 scan_value(const char *v, size_t n, int top)
 {
@@ -192,16 +260,12 @@ scan_value(const char *v, size_t n, int top)
 			fl |= scan_value(val, vallen, 0);
 		return fl;
 	}
+	/* A key twice: a JSON object keeps one. */
+	if (key_twice(v, n))
+		return VS_RAW;
 	while (tr_elem(&cur, end, &key, &keylen, &val, &vallen)) {
-		const char *k2, *v2, *c2 = v;
-		size_t k2len, v2len;
-
 		if (key[0] == '"' && (scan_quoted(key, keylen, 0) & VS_RAW))
 			return VS_RAW;
-		/* A key twice: a JSON object keeps one. */
-		while (tr_elem(&c2, end, &k2, &k2len, &v2, &v2len) && k2 != key)
-			if (k2len == keylen && memcmp(k2, key, keylen) == 0)
-				return VS_RAW;
 		if (nkeys++ == 0)
 			attext = (keylen == 5 && memcmp(key, "@text", 5) == 0) ||
 			    (keylen == 7 && memcmp(key, "\"@text\"", 7) == 0);
@@ -405,10 +469,27 @@ is_key(const char *s, size_t n)
 	return 1;
 }
 
-/* Where the object being converted started, for its diagnostics. */
+/* An object's member: its key (unescaped) and its value's span. */
+struct member {
+	const char *key;
+	size_t keylen;
+	const char *val, *valend;
+	uint64_t hash;
+};
+
+/*
+ * The object being converted: where it started (for diagnostics), room
+ * for its keys unescaped (they are no longer than the object), and the
+ * members of the objects open in it, innermost last.
+ */
 struct jsrc {
 	struct tp_err *err;
 	uint64_t line, col;
+	const char *buf;
+	char *keys;
+	size_t keyslen, keyscap;
+	struct member *m;
+	size_t nm, mcap;
 };
 
 static int
@@ -418,6 +499,174 @@ jfail(const struct jsrc *js, const char *fmt, const char *arg)
 	js->err->col = js->col;
 	js->err->offset = TP_NONE;
 	return tp_fail(js->err, TP_EXIT_DATA, fmt, arg);
+}
+
+/* Line and column of byte pos of the object (js->buf). */
+static void
+locate(const struct jsrc *js, size_t pos, uint64_t *line, uint64_t *col)
+{
+	const char *nl = NULL, *p;
+
+	*line = js->line;
+	for (p = js->buf; p < js->buf + pos; p++)
+		if (*p == '\n')
+			nl = p, ++*line;
+	*col = nl ? (uint64_t)(js->buf + pos - nl) : js->col + pos;
+}
+
+/* "invalid JSON: why" at byte at of the object. */
+static int
+jinvalid(const struct jsrc *js, const char *at, const char *why)
+{
+	locate(js, (size_t)(at - js->buf), &js->err->line, &js->err->col);
+	js->err->offset = TP_NONE;
+	return tp_fail(js->err, TP_EXIT_DATA, "invalid JSON: %s", why);
+}
+
+/*
+ * The string [v, ve) (quotes included) unescaped: into out (room for
+ * ve - v bytes) when it has escapes, else in place.  A \u escape of a
+ * lone surrogate (which UTF-8 cannot hold) is an error.
+ */
+static int
+unescape(const struct jsrc *js, const char *v, const char *ve, char *out,
+    const char **s, size_t *n)
+{
+	const char *p = v + 1, *e = ve - 1, *esc;
+
+	if ((esc = memchr(p, '\\', (size_t)(e - p))) == NULL) {
+		*s = p;
+		*n = (size_t)(e - p);
+		return 0;
+	}
+	for (p = esc; p < e; p++) {
+		long c;
+		if (*p != '\\')
+			continue;
+		if (*++p != 'u')
+			continue;
+		c = strtol((char[5]){ p[1], p[2], p[3], p[4], 0 }, NULL, 16);
+		if (c >= 0xd800 && c <= 0xdbff && e - p >= 11 && p[5] == '\\' &&
+		    p[6] == 'u') {
+			long lo = strtol((char[5]){ p[7], p[8], p[9], p[10], 0 },
+			    NULL, 16);
+			if (lo >= 0xdc00 && lo <= 0xdfff) {
+				p += 10;
+				continue;
+			}
+		}
+		if (c >= 0xd800 && c <= 0xdfff)
+			return jinvalid(js, p - 1, "invalid Unicode: a \\u "
+			    "escape of a lone surrogate");
+		p += 4;
+	}
+	*s = out;
+	*n = tp_json_unescape(v, ve, out, (size_t)(ve - v));
+	return 0;
+}
+
+static uint64_t
+key_hash(const char *s, size_t n)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*s++) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static int
+member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->keylen != y->keylen)
+		return x->keylen < y->keylen ? -1 : 1;
+	return memcmp(x->key, y->key, x->keylen);
+}
+
+/*
+ * The members of the object at v (valid JSON) pushed on js->m, keys
+ * unescaped; a key twice is an error.  Their count, or -1.
+ */
+static long
+members(struct jsrc *js, const char *v, const char *ve)
+{
+	const char *cur = v, *key, *val, *valend;
+	size_t keylen, first = js->nm, n, i;
+
+	while (tp_json_member(&cur, ve, &key, &keylen, &val, &valend)) {
+		struct member *m;
+		if (js->nm == js->mcap) {
+			size_t cap = js->mcap ? 2 * js->mcap : 64;
+			struct member *nm = realloc(js->m, cap * sizeof *nm);
+			if (nm == NULL)
+				return tp_fail(js->err, TP_EXIT_FAIL,
+				    "out of memory");
+			js->m = nm;
+			js->mcap = cap;
+		}
+		m = &js->m[js->nm++];
+		if (unescape(js, key - 1, key + keylen + 1, js->keys +
+		    js->keyslen, &m->key, &m->keylen) < 0)
+			return -1;
+		if (m->key == js->keys + js->keyslen)
+			js->keyslen += m->keylen;
+		m->val = val;
+		m->valend = valend;
+		m->hash = key_hash(m->key, m->keylen);
+	}
+	/* A key twice: pairs for a few, sorted copies for many. */
+	n = js->nm - first;
+	if (n <= 16) {
+		for (i = first + 1; i < js->nm; i++) {
+			size_t k;
+			for (k = first; k < i; k++)
+				if (member_cmp(&js->m[k], &js->m[i]) == 0)
+					return jinvalid(js, js->m[i].val,
+					    "duplicate object key");
+		}
+	} else {
+		struct member *s = malloc(n * sizeof *s);
+		int dup = 0;
+		if (s == NULL)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+		memcpy(s, js->m + first, n * sizeof *s);
+		qsort(s, n, sizeof *s, member_cmp);
+		for (i = 1; i < n && !dup; i++)
+			dup = member_cmp(&s[i - 1], &s[i]) == 0;
+		free(s);
+		if (dup)
+			return jinvalid(js, v, "duplicate object key");
+	}
+	return (long)n;
+}
+
+/* The member named key among js->m[first..], or NULL. */
+static const struct member *
+lookup(const struct jsrc *js, size_t first, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = first; i < js->nm; i++)
+		if (js->m[i].keylen == n && memcmp(js->m[i].key, key, n) == 0)
+			return &js->m[i];
+	return NULL;
+}
+
+/* Is [v, ve) a JSON string that unescapes to s? */
+static int
+string_is(const struct jsrc *js, const char *v, const char *ve,
+    const char *s, size_t n)
+{
+	const char *u;
+	size_t ul;
+
+	return *v == '"' && scratch_fit((size_t)(ve - v)) == 0 &&
+	    unescape(js, v, ve, scratch, &u, &ul) == 0 && ul == n &&
+	    memcmp(u, s, n) == 0;
 }
 
 /* Does raw read as one text value (top: a whole field's value)? */
@@ -449,89 +698,122 @@ raw_ok(const char *raw, size_t n, int top)
 	    rec.f[0].vallen == n;
 }
 
+/* A JSON number as text: an integer (no '.', 'e', 'E') or a double. */
 static int
-put_text(struct tp_out *o, json_t *v, int quote, int top, int depth,
-    const struct jsrc *js)
+put_number(struct tp_out *o, const struct jsrc *js, const char *v,
+    const char *ve)
 {
-	const char *key, *s;
-	size_t keylen, n, i;
-	json_t *x;
-	int first = 1;
+	size_t n = (size_t)(ve - v);
+	int neg = *v == '-';
+	const char *p;
+	double d;
+
+	for (p = v; p < ve && *p != '.' && *p != 'e' && *p != 'E'; p++)
+		;
+	if (p == ve) {
+		uint64_t u;
+		if (tp_parse_u64(v + neg, n - neg, &u) < 0 ||
+		    u > (uint64_t)INT64_MAX + neg)
+			return jinvalid(js, v, neg ?
+			    "too big negative integer" : "too big integer");
+		tv_i64(o, neg ? (int64_t)(0 - u) : (int64_t)u);
+		return 0;
+	}
+	if (scratch_fit(n + 1) < 0)
+		return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+	memcpy(scratch, v, n);
+	scratch[n] = '\0';
+	d = strtod(scratch, NULL);
+	if (d == HUGE_VAL || d == -HUGE_VAL)
+		return jinvalid(js, v, "real number overflow");
+	tv_f64(o, d);
+	return 0;
+}
+
+/* The value [v, ve) as text; quote: strings quoted ("@quoted"). */
+static int
+put_text(struct tp_out *o, struct jsrc *js, const char *v, const char *ve,
+    int quote, int top, int depth)
+{
+	const char *s, *cur, *x, *xe;
+	size_t n, first, i;
+	long k;
 
 	if (depth > NJ_MAXDEPTH)
 		return jfail(js, "%s", "nested deeper than trace text allows (64)");
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		x = json_object_get(v, "@text");
-		if (x != NULL && json_object_size(v) == 1) {
-			if (!json_is_string(x) || !raw_ok(json_string_value(x),
-			    json_string_length(x), top))
-				return jfail(js, "%s", "\"@text\" is not the text "
-				    "of one value");
-			tp_out_write(o, json_string_value(x), json_string_length(x));
+	switch (*v) {
+	case '{':
+		first = js->nm;
+		if ((k = members(js, v, ve)) < 0)
+			return -1;
+		if (k == 1 && js->m[first].keylen == 5 &&
+		    memcmp(js->m[first].key, "@text", 5) == 0) {
+			x = js->m[first].val;
+			xe = js->m[first].valend;
+			if (*x != '"' || scratch_fit((size_t)(xe - x)) < 0 ||
+			    unescape(js, x, xe, scratch, &s, &n) < 0 ||
+			    !raw_ok(s, n, top))
+				return js->err->status ? -1 : jfail(js, "%s",
+				    "\"@text\" is not the text of one value");
+			tp_out_write(o, s, n);
+			js->nm = first;
 			return 0;
 		}
 		tp_out_putc(o, '{');
-		json_object_keylen_foreach(v, key, keylen, x) {
-			if (!first)
+		for (i = first; i < first + (size_t)k; i++) {
+			if (i > first)
 				tp_out_putc(o, ',');
-			first = 0;
-			tv_mapkey(o, key, keylen);
-			if (put_text(o, x, quote, 0, depth + 1, js) < 0)
+			tv_mapkey(o, js->m[i].key, js->m[i].keylen);
+			if (put_text(o, js, js->m[i].val, js->m[i].valend, quote,
+			    0, depth + 1) < 0)
 				return -1;
 		}
 		tp_out_putc(o, '}');
+		js->nm = first;
 		return 0;
-	case JSON_ARRAY:
+	case '[':
 		tp_out_putc(o, '[');
-		for (i = 0; i < json_array_size(v); i++) {
+		for (cur = v, i = 0; tp_json_element(&cur, ve, &x, &xe); i++) {
 			if (i > 0)
 				tp_out_putc(o, ',');
-			if (put_text(o, json_array_get(v, i), quote, 0, depth + 1,
-			    js) < 0)
+			if (put_text(o, js, x, xe, quote, 0, depth + 1) < 0)
 				return -1;
 		}
 		tp_out_putc(o, ']');
 		return 0;
-	case JSON_STRING:
-		s = json_string_value(v);
-		n = json_string_length(v);
+	case '"':
+		if (scratch_fit((size_t)(ve - v)) < 0)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+		if (unescape(js, v, ve, scratch, &s, &n) < 0)
+			return -1;
 		if (!quote && bare_string(s, n))
 			tp_out_write(o, s, n);
 		else if (quote || !(top && n == 0))
 			tv_qstr(o, s, n);
 		return 0;
-	case JSON_INTEGER:
-		tv_i64(o, (int64_t)json_integer_value(v));
-		return 0;
-	case JSON_REAL:
-		tv_f64(o, json_real_value(v));
-		return 0;
-	case JSON_TRUE:
+	case 't':
 		tv_bool(o, 1);
 		return 0;
-	case JSON_FALSE:
+	case 'f':
 		tv_bool(o, 0);
 		return 0;
-	case JSON_NULL:
+	case 'n':
 		tv_null(o);
 		return 0;
 	}
-	return 0;
+	return put_number(o, js, v, ve);
 }
 
-/* Is the field named in "@quoted"? */
+/* Is the field named in "@quoted" (an array)? */
 static int
-listed(json_t *quoted, const char *key, size_t keylen)
+listed(const struct jsrc *js, const struct member *quoted, const char *key,
+    size_t keylen)
 {
-	size_t i;
+	const char *cur = quoted->val, *x, *xe;
 
-	for (i = 0; i < json_array_size(quoted); i++) {
-		json_t *s = json_array_get(quoted, i);
-		if (json_is_string(s) && json_string_length(s) == keylen &&
-		    memcmp(json_string_value(s), key, keylen) == 0)
+	while (tp_json_element(&cur, quoted->valend, &x, &xe))
+		if (string_is(js, x, xe, key, keylen))
 			return 1;
-	}
 	return 0;
 }
 
@@ -548,92 +830,101 @@ comment_ok(const char *s, size_t n)
 	return i == n || s[i] == '#';
 }
 
+/* The object [v, ve) (valid JSON) as a record or comment line: 0 or 1. */
 static int
-put_record(struct tp_out *o, json_t *obj, const struct jsrc *js)
+put_record(struct tp_out *o, struct jsrc *js, const char *v, const char *ve)
 {
-	json_t *kind, *quoted, *v;
-	const char *key;
-	size_t keylen;
+	/* Copies: js->m moves as the values' maps are read. */
+	const struct member *c, *kind;
+	struct member quoted;
+	const char *s;
+	size_t n, i;
+	long k;
 
-	if (!json_is_object(obj))
-		return jfail(js, "%s", "not a JSON object");
-	v = json_object_get(obj, "@comment");
-	if (v != NULL) {
-		if (json_object_size(obj) != 1 || !json_is_string(v) ||
-		    !comment_ok(json_string_value(v), json_string_length(v)))
-			return jfail(js, "%s", "\"@comment\" is not one comment "
-			    "or blank line alone");
-		tp_out_write(o, json_string_value(v), json_string_length(v));
+	js->nm = 0;
+	js->keyslen = 0;
+	if ((k = members(js, v, ve)) < 0)
+		return -1;
+	if ((c = lookup(js, 0, "@comment")) != NULL) {
+		if (k != 1 || *c->val != '"' ||
+		    scratch_fit((size_t)(c->valend - c->val)) < 0 ||
+		    unescape(js, c->val, c->valend, scratch, &s, &n) < 0 ||
+		    !comment_ok(s, n))
+			return js->err->status ? -1 : jfail(js, "%s",
+			    "\"@comment\" is not one comment or blank line alone");
+		tp_out_write(o, s, n);
 		tw_end(o);
 		return 1;
 	}
-	kind = json_object_get(obj, "kind");
-	if (kind == NULL || !json_is_string(kind) ||
-	    !is_key(json_string_value(kind), json_string_length(kind)))
-		return jfail(js, "%s", kind == NULL ? "object without \"kind\"" :
+	kind = lookup(js, 0, "kind");
+	if (kind == NULL || *kind->val != '"' ||
+	    scratch_fit((size_t)(kind->valend - kind->val)) < 0 ||
+	    unescape(js, kind->val, kind->valend, scratch, &s, &n) < 0 ||
+	    !is_key(s, n))
+		return js->err->status ? -1 : jfail(js, "%s", kind == NULL ?
+		    "object without \"kind\"" :
 		    "\"kind\" is not a record kind ([A-Za-z0-9_.-]+)");
-	quoted = json_object_get(obj, "@quoted");
-	if (quoted != NULL && !json_is_array(quoted))
+	if ((c = lookup(js, 0, "@quoted")) != NULL && *c->val != '[')
 		return jfail(js, "%s", "\"@quoted\" is not a list of keys");
-	tp_out_write(o, json_string_value(kind), json_string_length(kind));
-	json_object_keylen_foreach(obj, key, keylen, v) {
-		const char *fkey = key;
-		size_t fkeylen = keylen;
+	memset(&quoted, 0, sizeof quoted);
+	if (c != NULL)
+		quoted = *c;
+	tp_out_write(o, s, n);
+	for (i = 0; i < (size_t)k; i++) {
+		struct member m = js->m[i];
+		const char *fkey = m.key;
+		size_t fkeylen = m.keylen;
 
-		if ((keylen == 4 && memcmp(key, "kind", 4) == 0) ||
-		    (keylen == 7 && memcmp(key, "@quoted", 7) == 0))
+		if ((fkeylen == 4 && memcmp(fkey, "kind", 4) == 0) ||
+		    (fkeylen == 7 && memcmp(fkey, "@quoted", 7) == 0))
 			continue;
-		if (keylen == 5 && memcmp(key, "@kind", 5) == 0)
+		if (fkeylen == 5 && memcmp(fkey, "@kind", 5) == 0) {
 			fkey++, fkeylen--;
-		else if (!is_key(key, keylen))
-			return jfail(js, "key \"%.60s\" is not a trace-text key "
-			    "([A-Za-z0-9_.-]+)", key);
+		} else if (!is_key(fkey, fkeylen)) {
+			js->err->line = js->line;
+			js->err->col = js->col;
+			js->err->offset = TP_NONE;
+			return tp_fail(js->err, TP_EXIT_DATA, "key \"%.*s\" is "
+			    "not a trace-text key ([A-Za-z0-9_.-]+)",
+			    fkeylen > 60 ? 60 : (int)fkeylen, fkey);
+		}
 		tp_out_putc(o, ' ');
 		tp_out_write(o, fkey, fkeylen);
 		tp_out_putc(o, '=');
-		if (put_text(o, v, quoted && listed(quoted, fkey, fkeylen), 1, 0,
-		    js) < 0)
+		if (put_text(o, js, m.val, m.valend, quoted.val != NULL &&
+		    listed(js, &quoted, fkey, fkeylen), 1, 0) < 0)
 			return -1;
 	}
 	tw_end(o);
 	return 0;
 }
 
-/* Line and column of byte pos of a value that started at js. */
-static void
-locate(const char *buf, size_t pos, const struct jsrc *js, uint64_t *line,
-    uint64_t *col)
-{
-	const char *nl = NULL, *p;
-
-	*line = js->line;
-	for (p = buf; p < buf + pos; p++)
-		if (*p == '\n')
-			nl = p, ++*line;
-	*col = nl ? (uint64_t)(buf + pos - nl) : js->col + pos;
-}
-
-/* Parse one JSON object and write its record. */
+/* Check one JSON object (unless checked) and write its record. */
 static int
-convert(struct tp_out *o, const char *buf, size_t n, const struct jsrc *js,
-    struct nj_stats *st)
+convert(struct tp_out *o, const char *buf, size_t n, struct jsrc *js,
+    struct nj_stats *st, int checked)
 {
-	json_error_t je;
-	json_t *obj;
+	struct tp_json j;
 	uint64_t mark;
 	int rc;
 
-	obj = json_loadb(buf, n, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-	if (obj == NULL) {
-		size_t pos = je.position > 0 ? (size_t)je.position - 1 : 0;
-		locate(buf, pos < n ? pos : n, js, &js->err->line, &js->err->col);
-		js->err->offset = TP_NONE;
-		return tp_fail(js->err, TP_EXIT_DATA, "invalid JSON: %s", je.text);
+	js->buf = buf;
+	if (!checked && tp_json_check(&j, buf, n, 0) < 0) {
+		if (j.status == TP_JSON_DEPTH)
+			return jfail(js, "%s",
+			    "nested deeper than trace text allows (64)");
+		return jinvalid(js, buf + j.pos, j.why);
+	}
+	if (n > js->keyscap) {
+		char *nk = realloc(js->keys, n);
+		if (nk == NULL)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+		js->keys = nk;
+		js->keyscap = n;
 	}
 	mark = tp_out_tell(o);
-	if ((rc = put_record(o, obj, js)) < 0)
+	if ((rc = put_record(o, js, buf, buf + n)) < 0)
 		unwrite(o, mark);
-	json_decref(obj);
 	if (rc < 0)
 		return -1;
 	if (rc == 1)
@@ -671,13 +962,17 @@ int
 nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
     struct tp_err *err)
 {
-	struct jsrc js = { err, 0, 0 };
+	struct jsrc js;
+	struct tp_json j;
+	const char *end;
 	char *line, *acc = NULL;
 	size_t len, acclen = 0, acccap = 0;
 	uint64_t lineno = 0;
 	int depth = 0, instr = 0, esc = 0, rc;
 
 	memset(st, 0, sizeof *st);
+	memset(&js, 0, sizeof js);
+	js.err = err;
 	while ((rc = tp_in_line(in, &line, &len)) > 0) {
 		size_t pos = 0, start = 0;
 
@@ -699,6 +994,17 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 				js.line = lineno;
 				js.col = pos + 1;
 				start = pos;
+				/* Most objects are one line: checked as found. */
+				memset(&j, 0, sizeof j);
+				if ((end = tp_json_value(&j, line + pos,
+				    line + len)) != NULL) {
+					rc = convert(o, line + pos,
+					    (size_t)(end - line - pos), &js, st, 1);
+					if (rc < 0)
+						goto out;
+					pos = (size_t)(end - line);
+					continue;
+				}
 			}
 			/* Find the end of the object: brackets outside strings. */
 			for (; pos < len; pos++) {
@@ -729,12 +1035,13 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 				break;
 			pos++;
 			if (acclen == 0) {
-				rc = convert(o, line + start, pos - start, &js, st);
+				rc = convert(o, line + start, pos - start, &js, st,
+				    0);
 			} else {
 				rc = grow_append(&acc, &acclen, &acccap, line, pos,
 				    err, &js);
 				if (rc == 0)
-					rc = convert(o, acc, acclen, &js, st);
+					rc = convert(o, acc, acclen, &js, st, 0);
 				acclen = 0;
 			}
 			if (rc < 0)
@@ -760,5 +1067,7 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 	}
 out:
 	free(acc);
+	free(js.keys);
+	free(js.m);
 	return rc < 0 ? -1 : 0;
 }

@@ -146,6 +146,9 @@ main(void)
 		ok(bad_at == 0, "syntax errors: what and where");
 	}
 
+	ok(tp_json_check(&j, "[\"a\\\0b\"]", 8, 0) < 0 && j.pos == 3 &&
+	    strcmp(j.why, "an unknown escape in a string") == 0,
+	    "a backslash before a NUL byte is no escape");
 	ok(tp_json_check(&j, "{\"ab\xff\":1}", 8, 0) < 0 &&
 	    j.status == TP_JSON_UTF8 && j.pos == 4, "bad UTF-8: where");
 	ok(tp_json_check(&j, "[\"\xed\xa0\x80\"]", 6, 0) < 0 &&
@@ -173,6 +176,16 @@ main(void)
 	ok(tp_json_member(&cur, cur + 18, &k, &kn, &v, &ve) && kn == 2 &&
 	    !tp_json_member(&cur, cur + 10, &k, &kn, &v, &ve),
 	    "the walk ends at its object's '}'");
+	doc = "[ 1, [2,\"]\"] ,{\"x\":[]},\"s\" ]";
+	cur = doc;
+	buf[0] = '\0';
+	while (tp_json_element(&cur, doc + strlen(doc), &v, &ve)) {
+		strncat(buf, v, (size_t)(ve - v));
+		strcat(buf, ";");
+	}
+	is_str(buf, "1;[2,\"]\"];{\"x\":[]};\"s\";", "elements in order");
+	cur = "[ ]";
+	ok(!tp_json_element(&cur, cur + 3, &v, &ve), "no element in [ ]");
 
 	doc = "\"a\\n\\u00e9\\ud83d\\ude00\\ud800x\\q\"";
 	n = tp_json_unescape(doc, doc + strlen(doc), buf, sizeof buf);
