@@ -474,7 +474,6 @@ struct member {
 	const char *key;
 	size_t keylen;
 	const char *val, *valend;
-	uint64_t hash;
 };
 
 /*
@@ -565,26 +564,22 @@ unescape(const struct jsrc *js, const char *v, const char *ve, char *out,
 	return 0;
 }
 
-static uint64_t
-key_hash(const char *s, size_t n)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*s++) * UINT64_C(0x100000001b3);
-	return h;
-}
-
 static int
-member_cmp(const void *a, const void *b)
+member_cmp(const struct member *x, const struct member *y)
 {
-	const struct member *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
 	if (x->keylen != y->keylen)
 		return x->keylen < y->keylen ? -1 : 1;
 	return memcmp(x->key, y->key, x->keylen);
+}
+
+/* Members sorted by their indexes (qsort has no context argument). */
+static const struct member *sorting;
+
+static int
+index_cmp(const void *a, const void *b)
+{
+	return member_cmp(&sorting[*(const uint32_t *)a],
+	    &sorting[*(const uint32_t *)b]);
 }
 
 /*
@@ -616,9 +611,9 @@ members(struct jsrc *js, const char *v, const char *ve)
 			js->keyslen += m->keylen;
 		m->val = val;
 		m->valend = valend;
-		m->hash = key_hash(m->key, m->keylen);
 	}
-	/* A key twice: pairs for a few, sorted copies for many. */
+	/* A key twice: pairs for a few, sorted indexes for many (an object
+	   is under TP_LINE_MAX bytes: its members fit 32 bits). */
 	n = js->nm - first;
 	if (n <= 16) {
 		for (i = first + 1; i < js->nm; i++) {
@@ -629,15 +624,17 @@ members(struct jsrc *js, const char *v, const char *ve)
 					    "duplicate object key");
 		}
 	} else {
-		struct member *s = malloc(n * sizeof *s);
+		uint32_t *ix = malloc(n * sizeof *ix);
 		int dup = 0;
-		if (s == NULL)
+		if (ix == NULL)
 			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
-		memcpy(s, js->m + first, n * sizeof *s);
-		qsort(s, n, sizeof *s, member_cmp);
+		for (i = 0; i < n; i++)
+			ix[i] = (uint32_t)i;
+		sorting = js->m + first;
+		qsort(ix, n, sizeof *ix, index_cmp);
 		for (i = 1; i < n && !dup; i++)
-			dup = member_cmp(&s[i - 1], &s[i]) == 0;
-		free(s);
+			dup = index_cmp(&ix[i - 1], &ix[i]) == 0;
+		free(ix);
 		if (dup)
 			return jinvalid(js, v, "duplicate object key");
 	}
