@@ -126,8 +126,10 @@ ok $? "--meta SYMLINK: the target written"
 fifo_run() {
 	rm -f in.fifo && mkfifo in.fifo
 	# A background job of a script ignores SIGINT: undo that, as an
-	# interactive shell would have.
-	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or exit 127' "$@" < in.fifo &
+	# interactive shell would have; and SIGHUP, which nohup(1) ignores
+	# for the whole run (the programs keep a signal ignored, as they
+	# should, and would never die of it).
+	perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or exit 127' "$@" < in.fifo &
 	pid=$!
 	exec 3> in.fifo
 	head -n 200 t.txt >&3
