@@ -18,7 +18,8 @@
  *    null, nested lists and maps with any keys); the line must parse and
  *    every value must read back as what was written.
  * 4. The input compressed with gzip (one member, or two split where the
- *    input says) reads as the same lines as the input itself.
+ *    input says) reads as the same lines as the input itself (unless it
+ *    starts with gzip's magic: then it is gzip to the plain reader too).
  *
  * Written lines are captured with tests/fuzz.h.
  */
@@ -731,6 +732,10 @@ gzip_same_lines(const uint8_t *data, size_t size)
 	size_t n1, n2;
 	int r1, r2;
 
+	/* Input that starts with gzip's magic is gzip to the plain reader
+	   too (by design: a cut header is a cut gzip stream). */
+	if (fuzz_is_gzip(data, size))
+		return;
 	gzip_member(data, split > 0 ? split : size, &gz, &gzlen);
 	if (split > 0)
 		gzip_member(data + split, size - split, &gz, &gzlen);
