@@ -524,43 +524,47 @@ jinvalid(const struct jsrc *js, const char *at, const char *why)
 
 /*
  * The string [v, ve) (quotes included) unescaped: into out (room for
- * ve - v bytes) when it has escapes, else in place.  A \u escape of a
- * lone surrogate (which UTF-8 cannot hold) is an error.
+ * ve - v bytes) when it has escapes, else in place.
+ */
+static void
+unescape(const char *v, const char *ve, char *out, const char **s,
+    size_t *n)
+{
+	if (memchr(v + 1, '\\', (size_t)(ve - v - 2)) == NULL) {
+		*s = v + 1;
+		*n = (size_t)(ve - v - 2);
+	} else {
+		*s = out;
+		*n = tp_json_unescape(v, ve, out, (size_t)(ve - v));
+	}
+}
+
+/*
+ * A \u escape of a lone surrogate, which UTF-8 cannot hold, anywhere in
+ * the object [p, e) (valid JSON: every backslash is in a string): an
+ * error, as it was when jansson read the objects.
  */
 static int
-unescape(const struct jsrc *js, const char *v, const char *ve, char *out,
-    const char **s, size_t *n)
+surrogates_ok(const struct jsrc *js, const char *p, const char *e)
 {
-	const char *p = v + 1, *e = ve - 1, *esc;
-
-	if ((esc = memchr(p, '\\', (size_t)(e - p))) == NULL) {
-		*s = p;
-		*n = (size_t)(e - p);
-		return 0;
-	}
-	for (p = esc; p < e; p++) {
-		long c;
-		if (*p != '\\')
+	while ((p = memchr(p, '\\', (size_t)(e - p))) != NULL) {
+		long c, lo;
+		if (p[1] != 'u') {
+			p += 2;
 			continue;
-		if (*++p != 'u')
+		}
+		c = strtol((char[5]){ p[2], p[3], p[4], p[5], 0 }, NULL, 16);
+		if (c >= 0xd800 && c <= 0xdbff && e - p >= 12 && p[6] == '\\' &&
+		    p[7] == 'u' && (lo = strtol((char[5]){ p[8], p[9], p[10],
+		    p[11], 0 }, NULL, 16)) >= 0xdc00 && lo <= 0xdfff) {
+			p += 12;
 			continue;
-		c = strtol((char[5]){ p[1], p[2], p[3], p[4], 0 }, NULL, 16);
-		if (c >= 0xd800 && c <= 0xdbff && e - p >= 11 && p[5] == '\\' &&
-		    p[6] == 'u') {
-			long lo = strtol((char[5]){ p[7], p[8], p[9], p[10], 0 },
-			    NULL, 16);
-			if (lo >= 0xdc00 && lo <= 0xdfff) {
-				p += 10;
-				continue;
-			}
 		}
 		if (c >= 0xd800 && c <= 0xdfff)
-			return jinvalid(js, p - 1, "invalid Unicode: a \\u "
-			    "escape of a lone surrogate");
-		p += 4;
+			return jinvalid(js, p, "invalid Unicode: a \\u escape "
+			    "of a lone surrogate");
+		p += 6;
 	}
-	*s = out;
-	*n = tp_json_unescape(v, ve, out, (size_t)(ve - v));
 	return 0;
 }
 
@@ -604,9 +608,8 @@ members(struct jsrc *js, const char *v, const char *ve)
 			js->mcap = cap;
 		}
 		m = &js->m[js->nm++];
-		if (unescape(js, key - 1, key + keylen + 1, js->keys +
-		    js->keyslen, &m->key, &m->keylen) < 0)
-			return -1;
+		unescape(key - 1, key + keylen + 1, js->keys + js->keyslen,
+		    &m->key, &m->keylen);
 		if (m->key == js->keys + js->keyslen)
 			js->keyslen += m->keylen;
 		m->val = val;
@@ -655,15 +658,15 @@ lookup(const struct jsrc *js, size_t first, const char *key)
 
 /* Is [v, ve) a JSON string that unescapes to s? */
 static int
-string_is(const struct jsrc *js, const char *v, const char *ve,
-    const char *s, size_t n)
+string_is(const char *v, const char *ve, const char *s, size_t n)
 {
 	const char *u;
 	size_t ul;
 
-	return *v == '"' && scratch_fit((size_t)(ve - v)) == 0 &&
-	    unescape(js, v, ve, scratch, &u, &ul) == 0 && ul == n &&
-	    memcmp(u, s, n) == 0;
+	if (*v != '"' || scratch_fit((size_t)(ve - v)) < 0)
+		return 0;
+	unescape(v, ve, scratch, &u, &ul);
+	return ul == n && memcmp(u, s, n) == 0;
 }
 
 /* Does raw read as one text value (top: a whole field's value)? */
@@ -747,11 +750,13 @@ put_text(struct tp_out *o, struct jsrc *js, const char *v, const char *ve,
 		    memcmp(js->m[first].key, "@text", 5) == 0) {
 			x = js->m[first].val;
 			xe = js->m[first].valend;
-			if (*x != '"' || scratch_fit((size_t)(xe - x)) < 0 ||
-			    unescape(js, x, xe, scratch, &s, &n) < 0 ||
-			    !raw_ok(s, n, top))
-				return js->err->status ? -1 : jfail(js, "%s",
-				    "\"@text\" is not the text of one value");
+			if (*x != '"' || scratch_fit((size_t)(xe - x)) < 0)
+				return jfail(js, "%s", "\"@text\" is not the "
+				    "text of one value");
+			unescape(x, xe, scratch, &s, &n);
+			if (!raw_ok(s, n, top))
+				return jfail(js, "%s", "\"@text\" is not the "
+				    "text of one value");
 			tp_out_write(o, s, n);
 			js->nm = first;
 			return 0;
@@ -781,8 +786,7 @@ put_text(struct tp_out *o, struct jsrc *js, const char *v, const char *ve,
 	case '"':
 		if (scratch_fit((size_t)(ve - v)) < 0)
 			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
-		if (unescape(js, v, ve, scratch, &s, &n) < 0)
-			return -1;
+		unescape(v, ve, scratch, &s, &n);
 		if (!quote && bare_string(s, n))
 			tp_out_write(o, s, n);
 		else if (quote || !(top && n == 0))
@@ -803,13 +807,13 @@ put_text(struct tp_out *o, struct jsrc *js, const char *v, const char *ve,
 
 /* Is the field named in "@quoted" (an array)? */
 static int
-listed(const struct jsrc *js, const struct member *quoted, const char *key,
+listed(const struct member *quoted, const char *key,
     size_t keylen)
 {
 	const char *cur = quoted->val, *x, *xe;
 
 	while (tp_json_element(&cur, quoted->valend, &x, &xe))
-		if (string_is(js, x, xe, key, keylen))
+		if (string_is(x, xe, key, keylen))
 			return 1;
 	return 0;
 }
@@ -843,23 +847,26 @@ put_record(struct tp_out *o, struct jsrc *js, const char *v, const char *ve)
 	if ((k = members(js, v, ve)) < 0)
 		return -1;
 	if ((c = lookup(js, 0, "@comment")) != NULL) {
-		if (k != 1 || *c->val != '"' ||
-		    scratch_fit((size_t)(c->valend - c->val)) < 0 ||
-		    unescape(js, c->val, c->valend, scratch, &s, &n) < 0 ||
-		    !comment_ok(s, n))
-			return js->err->status ? -1 : jfail(js, "%s",
-			    "\"@comment\" is not one comment or blank line alone");
+		if (k == 1 && *c->val == '"' &&
+		    scratch_fit((size_t)(c->valend - c->val)) == 0)
+			unescape(c->val, c->valend, scratch, &s, &n);
+		else
+			s = NULL;
+		if (s == NULL || !comment_ok(s, n))
+			return jfail(js, "%s", "\"@comment\" is not one comment "
+			    "or blank line alone");
 		tp_out_write(o, s, n);
 		tw_end(o);
 		return 1;
 	}
 	kind = lookup(js, 0, "kind");
-	if (kind == NULL || *kind->val != '"' ||
-	    scratch_fit((size_t)(kind->valend - kind->val)) < 0 ||
-	    unescape(js, kind->val, kind->valend, scratch, &s, &n) < 0 ||
-	    !is_key(s, n))
-		return js->err->status ? -1 : jfail(js, "%s", kind == NULL ?
-		    "object without \"kind\"" :
+	if (kind != NULL && *kind->val == '"' &&
+	    scratch_fit((size_t)(kind->valend - kind->val)) == 0)
+		unescape(kind->val, kind->valend, scratch, &s, &n);
+	else
+		s = NULL;
+	if (s == NULL || !is_key(s, n))
+		return jfail(js, "%s", kind == NULL ? "object without \"kind\"" :
 		    "\"kind\" is not a record kind ([A-Za-z0-9_.-]+)");
 	if ((c = lookup(js, 0, "@quoted")) != NULL && *c->val != '[')
 		return jfail(js, "%s", "\"@quoted\" is not a list of keys");
@@ -889,7 +896,7 @@ put_record(struct tp_out *o, struct jsrc *js, const char *v, const char *ve)
 		tp_out_write(o, fkey, fkeylen);
 		tp_out_putc(o, '=');
 		if (put_text(o, js, m.val, m.valend, quoted.val != NULL &&
-		    listed(js, &quoted, fkey, fkeylen), 1, 0) < 0)
+		    listed(&quoted, fkey, fkeylen), 1, 0) < 0)
 			return -1;
 	}
 	tw_end(o);
@@ -912,6 +919,8 @@ convert(struct tp_out *o, const char *buf, size_t n, struct jsrc *js,
 			    "nested deeper than trace text allows (64)");
 		return jinvalid(js, buf + j.pos, j.why);
 	}
+	if (surrogates_ok(js, buf, buf + n) < 0)
+		return -1;
 	if (n > js->keyscap) {
 		char *nk = realloc(js->keys, n);
 		if (nk == NULL)

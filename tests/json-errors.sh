@@ -30,6 +30,7 @@ bad json2txt "$J"'{"kind":"a","x":1' "json2txt: <stdin>:2:1: truncated: *" "trun
 bad json2txt "$J"'{"kind":"a","x":{"@text":"1 2"}}' "json2txt: <stdin>:2:1: \"@text\" is not*" "raw text of two values"
 bad json2txt "$J"'{"@comment":"x=1"}' "json2txt: <stdin>:2:1: \"@comment\" is not*" "a comment that is a record"
 bad json2txt "$J"'{"kind":"a","x":"\ud800"}' "json2txt: <stdin>:2:*: invalid JSON: invalid Unicode*" "lone surrogate"
+bad json2txt "$J"'{"kind":"a","@quoted":["x\udfff"],"x":"1"}' "json2txt: <stdin>:2:26: invalid JSON: invalid Unicode*" "lone surrogate in a string no field takes"
 bad json2txt "$J"'{"kind":"a","x":1,"x":2}' "json2txt: <stdin>:2:*: invalid JSON: duplicate object key*" "duplicate key"
 bad json2txt "$J"'{"kind":"a","x":123456789012345678901234}' "json2txt: <stdin>:2:*: invalid JSON: too big integer*" "integer beyond 64 bits"
 bad json2txt "$J"'{"kind":"a"} x' "json2txt: <stdin>:2:14: expected '{'*" "garbage after an object" "ok${nl}a"
