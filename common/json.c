@@ -288,6 +288,44 @@ hex4(const char *p, const char *e)
 	return v;
 }
 
+/*
+ * The \u escape at p (p[0] is the backslash): its code point, joined
+ * with the low surrogate escape after it when they make a pair, and in
+ * *len the bytes it takes; -1 when its four digits are not hex.  A lone
+ * surrogate is returned as it is.
+ */
+static long
+u_escape(const char *p, const char *e, size_t *len)
+{
+	long c = hex4(p + 2, e), lo;
+
+	*len = 6;
+	if (c >= 0xd800 && c <= 0xdbff && e - p >= 12 && p[6] == '\\' &&
+	    p[7] == 'u' && (lo = hex4(p + 8, e)) >= 0xdc00 && lo <= 0xdfff) {
+		*len = 12;
+		return 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	return c;
+}
+
+const char *
+tp_json_lone_surrogate(const char *p, const char *e)
+{
+	size_t len;
+	long c;
+
+	while (p < e && (p = memchr(p, '\\', (size_t)(e - p))) != NULL) {
+		if (e - p < 2 || p[1] != 'u') {
+			p += 2;
+			continue;
+		}
+		if ((c = u_escape(p, e, &len)) >= 0xd800 && c <= 0xdfff)
+			return p;
+		p += len;
+	}
+	return NULL;
+}
+
 size_t
 tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
 {
@@ -295,8 +333,8 @@ tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
 
 	for (v++, ve--; v < ve; v++) {
 		char buf[4];
-		size_t k = 1;
-		long c, lo;
+		size_t k = 1, len;
+		long c;
 
 		buf[0] = *v;
 		if (*v == '\\' && v + 1 < ve) {
@@ -307,20 +345,13 @@ tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
 			case 'r': buf[0] = '\r'; break;
 			case 't': buf[0] = '\t'; break;
 			case 'u':
-				if ((c = hex4(v + 1, ve)) < 0) {
+				if ((c = u_escape(v - 1, ve, &len)) < 0) {
 					buf[0] = 'u';	/* lax input */
 					break;
 				}
-				v += 4;
-				if (c >= 0xd800 && c <= 0xdbff && ve - v > 2 &&
-				    v[1] == '\\' && v[2] == 'u' &&
-				    (lo = hex4(v + 3, ve)) >= 0xdc00 &&
-				    lo <= 0xdfff) {
-					c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-					v += 6;
-				} else if (c >= 0xd800 && c <= 0xdfff) {
+				v += len - 2;
+				if (c >= 0xd800 && c <= 0xdfff)
 					c = 0xfffd;
-				}
 				k = put_utf8(buf, (uint32_t)c);
 				break;
 			default: buf[0] = *v; break;

@@ -82,6 +82,12 @@ int tp_json_element(const char **cur, const char *e, const char **val,
  */
 size_t tp_json_unescape(const char *v, const char *ve, char *out, size_t cap);
 
+/*
+ * The first \u escape of a lone surrogate (which UTF-8 cannot hold) in
+ * [p, e), valid JSON, or NULL.
+ */
+const char *tp_json_lone_surrogate(const char *p, const char *e);
+
 /* ---------------------------------------------------------------- writer */
 
 struct tp_jw {

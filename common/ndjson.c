@@ -547,24 +547,9 @@ unescape(const char *v, const char *ve, char *out, const char **s,
 static int
 surrogates_ok(const struct jsrc *js, const char *p, const char *e)
 {
-	while ((p = memchr(p, '\\', (size_t)(e - p))) != NULL) {
-		long c, lo;
-		if (p[1] != 'u') {
-			p += 2;
-			continue;
-		}
-		c = strtol((char[5]){ p[2], p[3], p[4], p[5], 0 }, NULL, 16);
-		if (c >= 0xd800 && c <= 0xdbff && e - p >= 12 && p[6] == '\\' &&
-		    p[7] == 'u' && (lo = strtol((char[5]){ p[8], p[9], p[10],
-		    p[11], 0 }, NULL, 16)) >= 0xdc00 && lo <= 0xdfff) {
-			p += 12;
-			continue;
-		}
-		if (c >= 0xd800 && c <= 0xdfff)
-			return jinvalid(js, p, "invalid Unicode: a \\u escape "
-			    "of a lone surrogate");
-		p += 6;
-	}
+	if ((p = tp_json_lone_surrogate(p, e)) != NULL)
+		return jinvalid(js, p, "invalid Unicode: a \\u escape "
+		    "of a lone surrogate");
 	return 0;
 }
 

@@ -194,6 +194,15 @@ main(void)
 	ok(tp_json_unescape(doc, doc + strlen(doc), buf, 12) == SIZE_MAX,
 	    "unescape: more than cap");
 	ok(tp_json_unescape("\"\"", "\"\"" + 2, buf, 0) == 0, "unescape: empty");
+	doc = "{\"\\\\ud800\":\"\\ud83d\\ude00\\u00e9\"}";
+	ok(tp_json_lone_surrogate(doc, doc + strlen(doc)) == NULL,
+	    "lone surrogate: none in an escaped backslash and a pair");
+	doc = "[\"\\ud83d\\ude00\",\"x\\ude00\\ud800\"]";
+	ok(tp_json_lone_surrogate(doc, doc + strlen(doc)) == doc + 18,
+	    "lone surrogate: a low one before a high one, found where it is");
+	doc = "[\"\\udbff\"]";
+	ok(tp_json_lone_surrogate(doc, doc + strlen(doc)) == doc + 2,
+	    "lone surrogate: a high one at the end of its string");
 
 	got = written(doc_empty);
 	is_str(got, "{\n  \"a\": [],\n  \"m\": {}\n}", "writer: empty containers");
