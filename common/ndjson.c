@@ -641,6 +641,19 @@ lookup(const struct jsrc *js, size_t first, const char *key)
 	return NULL;
 }
 
+/*
+ * The JSON string [v, ve) unescaped (into scratch when it has escapes):
+ * 0, or -1 when it is no string or scratch cannot hold it.
+ */
+static int
+string_val(const char *v, const char *ve, const char **s, size_t *n)
+{
+	if (*v != '"' || scratch_fit((size_t)(ve - v)) < 0)
+		return -1;
+	unescape(v, ve, scratch, s, n);
+	return 0;
+}
+
 /* Is [v, ve) a JSON string that unescapes to s? */
 static int
 string_is(const char *v, const char *ve, const char *s, size_t n)
@@ -648,10 +661,8 @@ string_is(const char *v, const char *ve, const char *s, size_t n)
 	const char *u;
 	size_t ul;
 
-	if (*v != '"' || scratch_fit((size_t)(ve - v)) < 0)
-		return 0;
-	unescape(v, ve, scratch, &u, &ul);
-	return ul == n && memcmp(u, s, n) == 0;
+	return string_val(v, ve, &u, &ul) == 0 && ul == n &&
+	    memcmp(u, s, n) == 0;
 }
 
 /* Does raw read as one text value (top: a whole field's value)? */
@@ -735,11 +746,7 @@ put_text(struct tp_out *o, struct jsrc *js, const char *v, const char *ve,
 		    memcmp(js->m[first].key, "@text", 5) == 0) {
 			x = js->m[first].val;
 			xe = js->m[first].valend;
-			if (*x != '"' || scratch_fit((size_t)(xe - x)) < 0)
-				return jfail(js, "%s", "\"@text\" is not the "
-				    "text of one value");
-			unescape(x, xe, scratch, &s, &n);
-			if (!raw_ok(s, n, top))
+			if (string_val(x, xe, &s, &n) < 0 || !raw_ok(s, n, top))
 				return jfail(js, "%s", "\"@text\" is not the "
 				    "text of one value");
 			tp_out_write(o, s, n);
@@ -832,12 +839,8 @@ put_record(struct tp_out *o, struct jsrc *js, const char *v, const char *ve)
 	if ((k = members(js, v, ve)) < 0)
 		return -1;
 	if ((c = lookup(js, 0, "@comment")) != NULL) {
-		if (k == 1 && *c->val == '"' &&
-		    scratch_fit((size_t)(c->valend - c->val)) == 0)
-			unescape(c->val, c->valend, scratch, &s, &n);
-		else
-			s = NULL;
-		if (s == NULL || !comment_ok(s, n))
+		if (k != 1 || string_val(c->val, c->valend, &s, &n) < 0 ||
+		    !comment_ok(s, n))
 			return jfail(js, "%s", "\"@comment\" is not one comment "
 			    "or blank line alone");
 		tp_out_write(o, s, n);
@@ -845,12 +848,8 @@ put_record(struct tp_out *o, struct jsrc *js, const char *v, const char *ve)
 		return 1;
 	}
 	kind = lookup(js, 0, "kind");
-	if (kind != NULL && *kind->val == '"' &&
-	    scratch_fit((size_t)(kind->valend - kind->val)) == 0)
-		unescape(kind->val, kind->valend, scratch, &s, &n);
-	else
-		s = NULL;
-	if (s == NULL || !is_key(s, n))
+	if (kind == NULL || string_val(kind->val, kind->valend, &s, &n) < 0 ||
+	    !is_key(s, n))
 		return jfail(js, "%s", kind == NULL ? "object without \"kind\"" :
 		    "\"kind\" is not a record kind ([A-Za-z0-9_.-]+)");
 	if ((c = lookup(js, 0, "@quoted")) != NULL && *c->val != '[')
