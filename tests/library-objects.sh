@@ -17,7 +17,7 @@ forbidden="$forbidden|err|errx|verr|warn|warnx|vwarn|error|error_at_line"
 forbidden="$forbidden|tp_die|tp_warn|tp_note|tp_err_print|tp_usage_error"
 
 n=0
-for o in "$builddir"/common/*.o; do
+for o in $(find "$builddir/lib" "$builddir/prog" -name "*.o" | sort); do
 	[ -f "$o" ] || continue
 	name=${o##*/}
 	name=${name#libtracepipe_a-}
