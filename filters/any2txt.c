@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog.h"
+#include "driver.h"
 
 static char *help;
 

@@ -3,9 +3,9 @@
  * back into the trace text stream.
  */
 #include "diag.h"
-#include "ndjson.h"
+#include "tools/ndjson.h"
 #include "opts.h"
-#include "prog.h"
+#include "driver.h"
 
 static const char help[] =
     "Usage: json2txt [OPTION]... [FILE]...\n"

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "prog.h"
-#include "rapidbin.h"
+#include "driver.h"
+#include "formats/rapidbin/rapidbin.h"
 
 static const char help[] =
     "Usage: rapidbin2txt [OPTION]... [FILE]...\n"

@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "prog.h"
-#include "trac.h"
+#include "driver.h"
+#include "formats/trac/trac.h"
 
 static const char help[] =
     "Usage: trac2txt [OPTION]... [FILE]...\n"

@@ -4,10 +4,10 @@
  */
 #include <stdlib.h>
 
-#include "chrome.h"
+#include "tools/chrome.h"
 #include "diag.h"
 #include "opts.h"
-#include "prog.h"
+#include "driver.h"
 
 static const char help[] =
     "Usage: txt2chrome [OPTION]... [FILE]\n"

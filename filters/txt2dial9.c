@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "dial9.h"
-#include "prog.h"
+#include "formats/dial9/dial9.h"
+#include "driver.h"
 
 static const char help[] =
     "Usage: txt2dial9 [OPTION]... [FILE]\n"

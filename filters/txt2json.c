@@ -3,9 +3,9 @@
  * jq and pandas.
  */
 #include "diag.h"
-#include "ndjson.h"
+#include "tools/ndjson.h"
 #include "opts.h"
-#include "prog.h"
+#include "driver.h"
 
 static const char help[] =
     "Usage: txt2json [OPTION]... [FILE]...\n"

@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "prog.h"
-#include "rapidbin.h"
+#include "driver.h"
+#include "formats/rapidbin/rapidbin.h"
 
 static const char help[] =
     "Usage: txt2rapidbin [OPTION]... [FILE]\n"

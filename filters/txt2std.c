@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "prog.h"
-#include "rapidstd.h"
+#include "driver.h"
+#include "formats/std/std.h"
 
 static const char help[] =
     "Usage: txt2std [OPTION]... [FILE]\n"

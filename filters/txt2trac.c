@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prog.h"
-#include "trac.h"
+#include "driver.h"
+#include "formats/trac/trac.h"
 
 static const char help[] =
     "Usage: txt2trac [OPTION]... [FILE]\n"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prog.h"
-#include "ucir.h"
+#include "driver.h"
+#include "formats/ucir/ucir.h"
 
 static const char help[] =
     "Usage: txt2ucir [OPTION]... [FILE]\n"

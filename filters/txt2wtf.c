@@ -3,8 +3,8 @@
  */
 #include <stdio.h>
 
-#include "prog.h"
-#include "wtf.h"
+#include "driver.h"
+#include "formats/wtf/wtf.h"
 
 static const char help[] =
     "Usage: txt2wtf [OPTION]... [FILE]\n"

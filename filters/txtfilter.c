@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "diag.h"
-#include "filter.h"
-#include "fmt.h"
-#include "input.h"
+#include "tools/filter.h"
+#include "base/digits.h"
+#include "io/input.h"
 #include "opts.h"
-#include "output.h"
-#include "prog.h"
-#include "text.h"
+#include "io/output.h"
+#include "driver.h"
+#include "text/text.h"
 
 static const char help[] =
 "Usage: txtfilter [-cHhlv] [-e EXPR]... [-t LIST] [-a RANGES] [-k KINDS] [-T RANGE] [-m N] [-o FILE] [FILE]...\n"

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 
 #include "diag.h"
-#include "merge.h"
+#include "tools/merge.h"
 #include "opts.h"
-#include "output.h"
-#include "prog.h"
+#include "io/output.h"
+#include "driver.h"
 
 static const char help[] =
     "Usage: txtmerge [OPTION]... [FILE]...\n"

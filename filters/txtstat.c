@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "diag.h"
-#include "input.h"
+#include "io/input.h"
 #include "opts.h"
-#include "output.h"
-#include "prog.h"
-#include "stat.h"
-#include "text.h"
+#include "io/output.h"
+#include "driver.h"
+#include "tools/stat.h"
+#include "text/text.h"
 
 static const char help[] =
 "Usage: txtstat [--json] [--by FIELD] [--top N] [--max-keys N] [-o FILE] [FILE]...\n"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "prog.h"
-#include "ucir.h"
+#include "driver.h"
+#include "formats/ucir/ucir.h"
 
 static const char help[] =
     "Usage: ucir2txt [OPTION]... [FILE]...\n"

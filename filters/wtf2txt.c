@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 
-#include "prog.h"
-#include "wtf.h"
+#include "driver.h"
+#include "formats/wtf/wtf.h"
 
 static const char help[] =
     "Usage: wtf2txt [OPTION]... [FILE]...\n"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "output.h"
+#include "io/output.h"
 
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;
@@ -69,41 +69,6 @@ tp_setprog(char *argv0)
 	 */
 	memmove(argv0, name, strlen(name) + 1);
 	tp_progname = argv0;
-}
-
-void
-tp_err_clear(struct tp_err *e)
-{
-	e->status = 0;
-	e->offset = TP_NONE;
-	e->line = 0;
-	e->col = 0;
-	e->index = TP_NONE;
-	e->unit = NULL;
-	e->name = NULL;
-	e->msg[0] = '\0';
-}
-
-int
-tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap)
-{
-	/* The first error is the one to report; later ones are consequences. */
-	if (e->status != 0)
-		return -1;
-	e->status = status;
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-	return -1;
-}
-
-int
-tp_fail(struct tp_err *e, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_failv(e, status, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 void

@@ -1,8 +1,7 @@
 /*
- * Diagnostics and the error value every module reports into.
- *
- * A module never prints: it fills a struct tp_err and returns -1.  The
- * program prints it with tp_err_print() as one line:
+ * Diagnostics, on the program side: the library reports into a struct
+ * tp_err (base/err.h); these print it, and the program's warnings, as
+ * one line each on stderr:
  *
  *   prog: input: offset 0x1f3a, block 812: what was wrong
  *   prog: input:1234:7: what was wrong
@@ -10,46 +9,13 @@
 #ifndef TP_DIAG_H
 #define TP_DIAG_H
 
-#include <stdarg.h>
-#include <stdint.h>
-
-enum {
-	TP_EXIT_OK = 0,
-	TP_EXIT_DATA = 1,	/* malformed or truncated input */
-	TP_EXIT_FAIL = 2	/* usage or system error */
-};
-
-#define TP_NONE UINT64_MAX
-
-struct tp_err {
-	int status;		/* 0 none, TP_EXIT_DATA or TP_EXIT_FAIL */
-	uint64_t offset;	/* byte offset in the input, or TP_NONE */
-	uint64_t line;		/* text line number (1-based), or 0 */
-	uint64_t col;		/* text column (1-based), or 0 */
-	uint64_t index;		/* record index, or TP_NONE */
-	const char *unit;	/* what index counts: "block", "event" ... */
-	const char *name;	/* the file it is about when not the input
-				   ("" for none), or NULL */
-	char msg[256];
-};
+#include "base/err.h"
 
 extern const char *tp_progname;
 extern int tp_verbosity;	/* 0 quiet, 1 normal, 2 verbose */
 
 /* Set the program name from argv[0], which becomes its base name. */
 void tp_setprog(char *argv0);
-
-/* Reset an error value to "no error". */
-void tp_err_clear(struct tp_err *e);
-
-/*
- * Record an error.  Where fields (offset, line, index) are left as they
- * were; set them before or after.  Always returns -1 so that callers can
- * write "return tp_fail(e, ...);".
- */
-int tp_fail(struct tp_err *e, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-int tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap);
 
 /*
  * Print "prog: name: where: msg" on stderr, e->name standing for name
@@ -62,12 +28,6 @@ void tp_err_print(const struct tp_err *e, const char *name);
 void tp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: msg" on stderr, even under -q (an error the program ends on). */
 void tp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "s" after a count other than 1, for messages: "%llu record%s". */
-static inline const char *
-tp_s(unsigned long long n)
-{
-	return n == 1 ? "" : "s";
-}
 /* Same as tp_warn but only at verbosity 2 (-v). */
 void tp_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #endif

@@ -6,13 +6,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dial9.h"
-#include "prog.h"
-#include "rapidbin.h"
-#include "rapidstd.h"
-#include "trac.h"
-#include "ucir.h"
-#include "wtf.h"
+#include "formats/dial9/dial9.h"
+#include "driver.h"
+#include "formats/rapidbin/rapidbin.h"
+#include "formats/std/std.h"
+#include "formats/trac/trac.h"
+#include "formats/ucir/ucir.h"
+#include "formats/wtf/wtf.h"
 
 static void
 trac_report(const void *stats, int failed)

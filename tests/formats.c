@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "format.h"
+#include "formats/registry.h"
 
 int
 main(void)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "ndjson.h"
+#include "tools/ndjson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

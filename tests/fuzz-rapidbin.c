@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "rapidbin.h"
-#include "rapidstd.h"
+#include "formats/rapidbin/rapidbin.h"
+#include "formats/std/std.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "trac.h"
+#include "formats/trac/trac.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "ucir.h"
+#include "formats/ucir/ucir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

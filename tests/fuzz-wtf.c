@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "wtf.h"
+#include "formats/wtf/wtf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

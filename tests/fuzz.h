@@ -27,10 +27,10 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "format.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "formats/registry.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 /* ------------------------------------------------------- captured output */
 

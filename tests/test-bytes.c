@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "leb128.h"
+#include "base/bytes.h"
+#include "base/leb128.h"
 #include "tap.h"
 
 /* The bytes of v in the given length at the end of a heap block, so that

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "format.h"
-#include "rapidbin.h"
+#include "base/bytes.h"
+#include "formats/registry.h"
+#include "formats/rapidbin/rapidbin.h"
 #include "tap.h"
 
 static const unsigned char trac[] = "TRAC\x0d\0\0\0{\"ver\":1}";

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "fpconv.h"
+#include "base/bytes.h"
+#include "base/fpconv.h"
 #include "rng.h"
 #include "tap.h"
 

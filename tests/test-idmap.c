@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idmap.h"
+#include "base/idmap.h"
 #include "tap.h"
 
 static uint64_t

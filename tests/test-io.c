@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "input.h"
-#include "output.h"
+#include "io/input.h"
+#include "io/output.h"
 #include "tap.h"
 
 static unsigned char *

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "json.h"
+#include "base/json.h"
 #include "tap.h"
 
 static int

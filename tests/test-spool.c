@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spool.h"
+#include "io/spool.h"
 #include "tap.h"
 
 /* The bytes of record i are a function of i: checkable without a copy. */

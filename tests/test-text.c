@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
+#include "base/digits.h"
 #include "tap.h"
-#include "text.h"
+#include "text/text.h"
 
 static struct tp_out out;
 

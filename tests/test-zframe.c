@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "tap.h"
-#include "zframe.h"
+#include "io/zframe.h"
 
 static uint64_t rs = 7;
 

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "distinct.h"
+#include "base/distinct.h"
 
 void
 tp_distinct_init(struct tp_distinct *d)

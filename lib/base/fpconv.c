@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "fmt.h"
-#include "fpconv.h"
+#include "base/bytes.h"
+#include "base/digits.h"
+#include "base/fpconv.h"
 
 #ifndef __SIZEOF_INT128__
 #error "fpconv.c needs a 128-bit integer type (gcc, clang)"

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "idmap.h"
+#include "base/idmap.h"
 
 #define B_ONES 255u		/* the byte of b = UINT64_MAX */
 

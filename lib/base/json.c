@@ -3,9 +3,9 @@
  */
 #include <string.h>
 
-#include "fmt.h"
-#include "json.h"
-#include "text.h"
+#include "base/digits.h"
+#include "base/json.h"
+#include "text/text.h"
 
 /* ---------------------------------------------------------------- scanner */
 

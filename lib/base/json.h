@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "io/output.h"
 
 /* ---------------------------------------------------------------- scanner */
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input.h"
+#include "io/input.h"
 
 static int
 in_syserr(struct tp_in *in, const char *what)

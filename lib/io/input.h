@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#include "diag.h"
+#include "base/err.h"
 
 #define TP_IN_BLOCK (256 * 1024)
 /*

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "io/output.h"
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 

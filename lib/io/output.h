@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/err.h"
 
 /* Written when this full; fuzz builds (-DTP_FUZZ) write small pieces. */
 #ifdef TP_FUZZ

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "leb128.h"
-#include "spool.h"
+#include "base/leb128.h"
+#include "io/spool.h"
 
 static const char *
 spool_dir(void)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/err.h"
 
 #define TP_SPOOL_CAP (1u << 20)	/* default memory part */
 #define TP_SPOOL_FIRST (4u << 10)	/* buf's size at first: it grows */

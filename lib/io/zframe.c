@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zframe.h"
+#include "io/zframe.h"
 
 /* zlib's z_stream counts in uInt: feed it in pieces of at most this. */
 #define ZF_STEP ((size_t)1 << 30)

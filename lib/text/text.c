@@ -11,9 +11,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "fmt.h"
-#include "fpconv.h"
-#include "text.h"
+#include "base/digits.h"
+#include "base/fpconv.h"
+#include "text/text.h"
 
 /* ------------------------------------------------------------ characters */
 

@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
 
 /* ---------------------------------------------------------------- writer */
 

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chrome.h"
-#include "fmt.h"
-#include "idmap.h"
-#include "json.h"
-#include "ndjson.h"
+#include "tools/chrome.h"
+#include "base/digits.h"
+#include "base/idmap.h"
+#include "base/json.h"
+#include "tools/ndjson.h"
 
 #define TC_NAME 256		/* bytes of a slice name kept to reopen it */
 

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/output.h"
+#include "text/text.h"
 
 struct tc_opts {
 	uint64_t insn_range;	/* bytes of one instruction run's range */

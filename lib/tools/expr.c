@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "filter.h"
-#include "fmt.h"
-#include "input.h"
-#include "text.h"
+#include "tools/expr.h"
+#include "tools/filter.h"
+#include "base/digits.h"
+#include "io/input.h"
+#include "text/text.h"
 
 enum op {
 	X_AND, X_OR, X_NOT,	/* a, b: children */

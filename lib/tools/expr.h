@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "base/err.h"
 
 #define TX_MAXKEYS 32	/* distinct fields one expression may name */
 

@@ -10,8 +10,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "expr.h"
-#include "filter.h"
+#include "tools/expr.h"
+#include "tools/filter.h"
 
 #define SHARED_KINDS "insn, read, write, acquire, release, request, fork, " \
 	"join, begin, end, branch, event"

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/output.h"
+#include "text/text.h"
 
 /* The shared kinds (trace-text(5)), one bit each: 1 << enum tp_kind. */
 enum {

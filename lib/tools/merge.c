@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fmt.h"
-#include "merge.h"
+#include "base/digits.h"
+#include "tools/merge.h"
 
 static int
 before(const struct tm_merge *m, size_t a, size_t b)

@@ -24,11 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "idmap.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "base/idmap.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 struct tm_input {
 	struct tp_in in;	/* opened by the caller */

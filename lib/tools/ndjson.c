@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "json.h"
-#include "ndjson.h"
+#include "base/digits.h"
+#include "base/json.h"
+#include "tools/ndjson.h"
 
 /* ------------------------------------------------------- JSON strings */
 

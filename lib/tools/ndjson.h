@@ -17,10 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 struct nj_stats {
 	uint64_t records;	/* objects for records */

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distinct.h"
-#include "fmt.h"
-#include "idmap.h"
-#include "json.h"
-#include "input.h"
-#include "stat.h"
+#include "base/distinct.h"
+#include "base/digits.h"
+#include "base/idmap.h"
+#include "base/json.h"
+#include "io/input.h"
+#include "tools/stat.h"
 
 struct table {
 	struct idmap map;

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/output.h"
+#include "text/text.h"
 
 #define TS_MAX_KEYS_DEFAULT (1u << 20)
 

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "dial9.h"
-#include "fmt.h"
-#include "format.h"
-#include "leb128.h"
+#include "base/bytes.h"
+#include "formats/dial9/dial9.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "base/leb128.h"
 
 enum {
 	TAG_SCHEMA = 1, TAG_EVENT, TAG_STRINGS, TAG_STACKS, TAG_RESET,

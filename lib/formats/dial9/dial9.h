@@ -18,10 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 /* The longest frame decoded (a frame is held whole in memory). */
 #define DIAL9_FRAME_MAX (16u << 20)

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "distinct.h"
-#include "fmt.h"
-#include "format.h"
-#include "idmap.h"
-#include "json.h"
-#include "leb128.h"
-#include "rapidbin.h"
-#include "spool.h"
+#include "base/bytes.h"
+#include "base/distinct.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "base/idmap.h"
+#include "base/json.h"
+#include "base/leb128.h"
+#include "formats/rapidbin/rapidbin.h"
+#include "io/spool.h"
 
 const char *const rb_kind[RB_NOPS] = {
 	"acquire", "release", "read", "write", "fork", "join",

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "fmt.h"
-#include "format.h"
-#include "json.h"
-#include "text.h"
-#include "trac.h"
+#include "base/bytes.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "base/json.h"
+#include "text/text.h"
+#include "formats/trac/trac.h"
 
 static const char *const x64_slot[] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9",

@@ -18,10 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 #define TRAC_MAX_SLOTS 216	/* x86; x64 has 172 */
 #define TRAC_MAX_ACCESSES 32	/* x64dbg's MAX_MEMORY_OPERANDS */

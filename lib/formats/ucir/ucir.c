@@ -26,12 +26,12 @@
 #include <snappy-c.h>
 #endif
 
-#include "bytes.h"
-#include "fmt.h"
-#include "format.h"
-#include "text.h"
-#include "ucir.h"
-#include "zframe.h"
+#include "base/bytes.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "text/text.h"
+#include "formats/ucir/ucir.h"
+#include "io/zframe.h"
 
 static const char regs_x86[] =
     "invalid ah al ax bh bl bp bpl bx ch cl cs cx dh di dil dl ds "

@@ -20,10 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 #define UCIR_REPLAY_HEADER 80
 #define UCIR_TRACE_HEADER 74

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "fmt.h"
-#include "format.h"
-#include "fpconv.h"
-#include "json.h"
-#include "wtf.h"
+#include "base/bytes.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "base/fpconv.h"
+#include "base/json.h"
+#include "formats/wtf/wtf.h"
 
 /* ------------------------------------------------------------ arg types */
 

@@ -20,10 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 #define WTF_MAGIC 0xdeadbeefu
 #define WTF_LEGACY_VERSION 3

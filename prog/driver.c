@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "prog.h"
+#include "driver.h"
 
 int
 tp_open_output(struct tp_out *o, const char *path, int binary)

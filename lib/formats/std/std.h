@@ -9,11 +9,11 @@
 
 #include <stdint.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "rapidbin.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "formats/rapidbin/rapidbin.h"
+#include "text/text.h"
 
 /*
  * The STD line of an event, '\n' included; needs RB_LINE_MAX bytes.  bare:

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "fmt.h"
+#include "base/digits.h"
 
 #define D10(x) #x "0" #x "1" #x "2" #x "3" #x "4" #x "5" #x "6" #x "7" #x "8" #x "9"
 const char tp_digits2[200] = D10(0) D10(1) D10(2) D10(3) D10(4) D10(5) D10(6)

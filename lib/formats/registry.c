@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dial9.h"
-#include "format.h"
-#include "rapidbin.h"
-#include "rapidstd.h"
-#include "trac.h"
-#include "ucir.h"
-#include "wtf.h"
+#include "formats/dial9/dial9.h"
+#include "formats/registry.h"
+#include "formats/rapidbin/rapidbin.h"
+#include "formats/std/std.h"
+#include "formats/trac/trac.h"
+#include "formats/ucir/ucir.h"
+#include "formats/wtf/wtf.h"
 
 TP_FORMAT_ADAPT(trac)
 TP_FORMAT_ADAPT(rapidbin)

@@ -31,10 +31,10 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "input.h"
-#include "output.h"
-#include "text.h"
+#include "base/err.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "text/text.h"
 
 /* What a probe says about the first bytes of an input. */
 enum tp_probe {

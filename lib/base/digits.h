@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bytes.h"
+#include "base/bytes.h"
 
 extern const char tp_digits2[200];	/* "00".."99" */
 extern const char tp_hex2[512];	/* "00".."ff" */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "format.h"
-#include "rapidstd.h"
+#include "base/digits.h"
+#include "formats/registry.h"
+#include "formats/std/std.h"
 
 /* Op spellings and operand prefixes, indexed by enum rb_op. */
 static const char *const std_op[RB_NOPS] = {

@@ -14,7 +14,7 @@
 #define TP_PROG_H
 
 #include "diag.h"
-#include "format.h"
+#include "formats/registry.h"
 #include "opts.h"
 
 enum tp_dir { TP_DECODE, TP_ENCODE };
