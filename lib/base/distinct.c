@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/distinct.h"
+#include "base/hash.h"
 
 void
 tp_distinct_init(struct tp_distinct *d)
@@ -39,33 +40,4 @@ tp_distinct_estimate(const struct tp_distinct *d)
 	if (e <= 2.5 * m && zeros > 0)
 		e = m * log(m / zeros);	/* linear counting for small sets */
 	return (uint64_t)(e + 0.5);
-}
-
-uint64_t
-tp_hash64(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u);
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9u;
-	h ^= h >> 29;
-	h *= 0x94d049bb133111ebu;
-	h ^= h >> 32;
-	return h;
-}
-
-void
-tp_hash_bytes(const void *p, size_t n, uint64_t *h1, uint64_t *h2)
-{
-	const unsigned char *s = p;
-	uint64_t a = 0xcbf29ce484222325u, b = 0x84222325cbf29ce4u ^ n;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		a = (a ^ s[i]) * 0x100000001b3u;
-		b = (b + s[i]) * 0x9e3779b97f4a7c15u;
-		b ^= b >> 29;
-	}
-	*h1 = tp_hash64(a, n);
-	*h2 = tp_hash64(b, a);
 }

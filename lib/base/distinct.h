@@ -18,12 +18,8 @@ struct tp_distinct {
 };
 
 void tp_distinct_init(struct tp_distinct *d);
-/* Add a key given by a 64-bit hash of good quality (tp_hash64, tp_hash_bytes). */
+/* Add a key given by a 64-bit hash of good quality (base/hash.h). */
 void tp_distinct_add(struct tp_distinct *d, uint64_t hash);
 uint64_t tp_distinct_estimate(const struct tp_distinct *d);
-
-/* A 64-bit mix of two words, and a hash of bytes: (h1, h2) for maps. */
-uint64_t tp_hash64(uint64_t a, uint64_t b);
-void tp_hash_bytes(const void *p, size_t n, uint64_t *h1, uint64_t *h2);
 
 #endif

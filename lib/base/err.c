@@ -39,3 +39,20 @@ tp_fail(struct tp_err *e, int status, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+int
+tp_fail_at(struct tp_err *e, uint64_t offset, uint64_t index,
+    const char *unit, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->status != 0)
+		return -1;
+	va_start(ap, fmt);
+	tp_failv(e, TP_EXIT_DATA, fmt, ap);
+	va_end(ap);
+	e->offset = offset;
+	e->index = index;
+	e->unit = unit;
+	return -1;
+}

@@ -44,6 +44,14 @@ void tp_err_clear(struct tp_err *e);
 int tp_fail(struct tp_err *e, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap);
+/*
+ * A data error (TP_EXIT_DATA) at a byte offset of the input, in the
+ * index-th unit ("frame", "chunk"), or TP_NONE and NULL for none: a
+ * decoder's failure in one call.  Returns -1.
+ */
+int tp_fail_at(struct tp_err *e, uint64_t offset, uint64_t index,
+    const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* "s" after a count other than 1, for messages: "%llu record%s". */
 static inline const char *

@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include "base/hash.h"
 #include "base/idmap.h"
 
 #define B_ONES 255u		/* the byte of b = UINT64_MAX */
@@ -24,17 +25,6 @@ static inline unsigned char
 b_code(uint64_t b)
 {
 	return b == UINT64_MAX ? B_ONES : (unsigned char)b;
-}
-
-static inline size_t
-idmap_hash(uint64_t a, uint64_t b)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u);
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9u;
-	h ^= h >> 29;
-	return (size_t)h;
 }
 
 void
@@ -102,7 +92,7 @@ idmap_rehash(struct idmap *m, size_t nslots)
 		uint64_t a, b;
 		size_t h;
 		idmap_key(m, i, &a, &b);
-		for (h = idmap_hash(a, b); m->slot[h & m->mask] != 0; h++)
+		for (h = (size_t)tp_hash64(a, b); m->slot[h & m->mask] != 0; h++)
 			;
 		m->slot[h & m->mask] = (uint32_t)i + 1;
 	}
@@ -157,7 +147,7 @@ idmap_more_keys(struct idmap *m)
 static inline int64_t
 idmap_find(const struct idmap *m, uint64_t a, uint64_t b, size_t *at)
 {
-	size_t h = idmap_hash(a, b);
+	size_t h = (size_t)tp_hash64(a, b);
 	uint32_t s;
 
 	if (m->kbw != NULL) {

@@ -1027,6 +1027,43 @@ tr_is_null(const struct tr_field *f)
 	return f->vallen == 4 && memcmp(f->val, "null", 4) == 0;
 }
 
+enum tr_kind
+tr_value_kind(const char *v, size_t n)
+{
+	uint64_t u;
+	int64_t i;
+	double d;
+	size_t k;
+
+	if (n == 0)
+		return TR_EMPTY;
+	switch (v[0]) {
+	case '"':
+		return TR_STRING;
+	case '[':
+		return TR_LIST;
+	case '{':
+		return TR_MAP;
+	}
+	if (n == 4 && memcmp(v, "null", 4) == 0)
+		return TR_NULL;
+	if ((n == 4 && memcmp(v, "true", 4) == 0) ||
+	    (n == 5 && memcmp(v, "false", 5) == 0))
+		return TR_BOOL;
+	if (tp_parse_u64(v, n, &u) == 0)
+		return TR_UINT;
+	if (tp_parse_i64(v, n, &i) == 0)
+		return TR_INT;
+	if ((n == 3 && (memcmp(v, "nan", 3) == 0 || memcmp(v, "inf", 3) == 0))
+	    || (n == 4 && memcmp(v, "-inf", 4) == 0) ||
+	    (n > 4 && memcmp(v, "nan:", 4) == 0))
+		return TR_FLOAT;
+	for (k = 0; k < n; k++)
+		if (v[k] == '.' || v[k] == 'e' || v[k] == 'E')
+			return tp_parse_f64(v, n, &d) == 0 ? TR_FLOAT : TR_WORD;
+	return TR_WORD;
+}
+
 int
 tr_get_u64(struct tr_reader *r, const struct tr_rec *rec, const char *key,
     uint64_t *v, int required)

@@ -159,6 +159,27 @@ int tr_str(struct tr_reader *r, const struct tr_rec *rec,
 int tr_is_null(const struct tr_field *f);
 
 /*
+ * What a value's text alone says it is, where no schema says
+ * (trace-text(5): strings of schema-typed fields are quoted, integers
+ * bare).  Encoders that infer a type, and txt2json, start from this and
+ * map it to their own types.
+ */
+enum tr_kind {
+	TR_EMPTY,	/* an empty value */
+	TR_NULL,	/* null */
+	TR_BOOL,	/* true, false */
+	TR_UINT,	/* an integer 0 .. 2^64-1, decimal or 0x hex */
+	TR_INT,		/* a negative integer, -2^63 .. -1 */
+	TR_FLOAT,	/* nan, inf, -inf, nan:0x..., or a number with '.'
+			   or an exponent that reads as a double */
+	TR_STRING,	/* a quoted string */
+	TR_LIST,	/* [...] */
+	TR_MAP,		/* {...} */
+	TR_WORD		/* anything else: a bare string */
+};
+enum tr_kind tr_value_kind(const char *v, size_t n);
+
+/*
  * Look a field up by key and read it as an integer.  Returns 1 when found
  * and valid, 0 when absent (then required makes it an error: -1).
  */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/distinct.h"
+#include "base/hash.h"
 #include "base/digits.h"
 #include "base/idmap.h"
 #include "base/json.h"

@@ -13,6 +13,7 @@
 
 #include "base/bytes.h"
 #include "base/distinct.h"
+#include "base/hash.h"
 #include "base/digits.h"
 #include "formats/registry.h"
 #include "base/idmap.h"
