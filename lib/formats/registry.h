@@ -32,22 +32,10 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "formats/probe.h"
 #include "io/input.h"
 #include "io/output.h"
 #include "text/text.h"
-
-/* What a probe says about the first bytes of an input. */
-enum tp_probe {
-	TP_PROBE_NO = 0,	/* certainly not this format */
-	TP_PROBE_MAYBE = 1,	/* plausible (formats without a magic) */
-	TP_PROBE_YES = 2	/* the format's magic and a sane header */
-};
-
-/*
- * Bytes a probe is given when the input has them: n < TP_PROBE_LEN means
- * that p holds the whole input.
- */
-#define TP_PROBE_LEN 4096
 
 typedef int tp_probe_fn(const unsigned char *p, size_t n, char *detail,
     size_t detailsz);

@@ -20,7 +20,7 @@
 #include "base/bytes.h"
 #include "formats/dial9/dial9.h"
 #include "base/digits.h"
-#include "formats/registry.h"
+#include "formats/probe.h"
 #include "base/leb128.h"
 
 enum {

@@ -15,7 +15,7 @@
 #include "base/distinct.h"
 #include "base/hash.h"
 #include "base/digits.h"
-#include "formats/registry.h"
+#include "formats/probe.h"
 #include "base/idmap.h"
 #include "base/json.h"
 #include "base/leb128.h"

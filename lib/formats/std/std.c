@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/digits.h"
-#include "formats/registry.h"
+#include "formats/probe.h"
 #include "formats/std/std.h"
 
 /* Op spellings and operand prefixes, indexed by enum rb_op. */

@@ -17,7 +17,7 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
-#include "formats/registry.h"
+#include "formats/probe.h"
 #include "base/json.h"
 #include "text/text.h"
 #include "formats/trac/trac.h"

@@ -28,7 +28,7 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
-#include "formats/registry.h"
+#include "formats/probe.h"
 #include "text/text.h"
 #include "formats/ucir/ucir.h"
 #include "io/zframe.h"
