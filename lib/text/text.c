@@ -1305,14 +1305,6 @@ tr_peek2(const char *line, size_t len, const char *key1, size_t keylen1,
 }
 
 uint32_t
-tr_peekn(const char *line, size_t len, const char *const *keys,
-    const size_t *keylens, unsigned nkeys, const char **vals, size_t *vallens)
-{
-	return peek_keys(line, len, keys, keylens, nkeys > 32 ? 32 : nkeys,
-	    vals, vallens, NULL);
-}
-
-uint32_t
 tr_peekn_once(const char *line, size_t len, const char *const *keys,
     const size_t *keylens, unsigned nkeys, const char **vals,
     size_t *vallens, const char **dup)

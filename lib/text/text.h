@@ -262,16 +262,9 @@ unsigned tr_peek2(const char *line, size_t len, const char *key1,
     size_t vallen[2]);
 
 /*
- * The same for up to 32 distinct keys in one pass, stopping when all are
- * found: bit i of the result is set when keys[i] was found, with its
- * value in vals[i], vallens[i].
- */
-uint32_t tr_peekn(const char *line, size_t len, const char *const *keys,
-    const size_t *keylens, unsigned nkeys, const char **vals,
-    size_t *vallens);
-
-/*
- * tr_peek and tr_peekn for filters that decide on the values: they read
+ * tr_peek, and the same for up to 32 distinct keys in one pass (bit i of
+ * the result is set when keys[i] was found, with its value in vals[i],
+ * vallens[i]), for filters that decide on the values: they read
  * the whole line, and a second field with a key looked for makes *dup
  * point at that key (a record with a key twice is malformed, and which
  * value counts would be a guess); else *dup is NULL.

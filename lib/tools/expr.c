@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "tools/expr.h"
-#include "tools/filter.h"
+#include "tools/ranges.h"
 #include "base/digits.h"
 #include "io/input.h"
 #include "text/text.h"
@@ -280,7 +280,7 @@ kind_leaf(struct parser *ps)
 		if (e == NULL)
 			e = end;
 		if ((e < end && op != T_IN) ||
-		    (bit = tf_kind_bit(p, (size_t)(e - p))) == 0) {
+		    (bit = tf_kind_bit(p, (size_t)(e - p), (size_t)(e - p))) == 0) {
 			ps->at = p;
 			ps->len = (size_t)(e - p);
 			return fail(ps, "expected a shared kind (insn, read, "

@@ -12,6 +12,7 @@
 
 #include "tools/expr.h"
 #include "tools/filter.h"
+#include "tools/ranges.h"
 
 #define SHARED_KINDS "insn, read, write, acquire, release, request, fork, " \
 	"join, begin, end, branch, event"
@@ -31,21 +32,6 @@ tf_free(struct tf_filter *f)
 	free(f->ts.r);
 	tx_free(f->expr);
 	memset(f, 0, sizeof *f);
-}
-
-/* The kind's bit, or 0; avail as for tp_kind(). */
-static inline unsigned
-kind_bit(const char *k, size_t n, size_t avail)
-{
-	int kind = tp_kind(k, n, avail);
-
-	return kind == TK_OTHER ? 0 : 1u << kind;
-}
-
-unsigned
-tf_kind_bit(const char *k, size_t n)
-{
-	return kind_bit(k, n, n);
 }
 
 /* Bytes before the first blank at p; more than 7 means "not a shared kind". */
@@ -68,159 +54,28 @@ kind_len(const char *p, const char *end)
 	return (size_t)(q - p);
 }
 
-/* ------------------------------------------------------ option values */
-
-static int
-range_cmp(const void *a, const void *b)
-{
-	const struct tf_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* Append a range; the set is put in order by set_normalize(). */
-static int
-set_add(struct tf_set *s, uint64_t lo, uint64_t hi, struct tp_err *err)
-{
-	/* Room doubles at each power of two: n appends cost O(n). */
-	if ((s->n & (s->n - 1)) == 0) {
-		size_t cap = s->n < 8 ? 16 : 2 * s->n;
-		struct tf_range *r = realloc(s->r, cap * sizeof *r);
-		if (r == NULL)
-			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		s->r = r;
-	}
-	s->r[s->n].lo = lo;
-	s->r[s->n].hi = hi;
-	s->n++;
-	return 0;
-}
-
-/* Sort and merge once per list, so that lookup is a bisection. */
-static void
-set_normalize(struct tf_set *s)
-{
-	struct tf_range *r = s->r;
-	size_t i, m;
-
-	if (s->n < 2)
-		return;
-	qsort(r, s->n, sizeof *r, range_cmp);
-	for (i = 1, m = 0; i < s->n; i++) {
-		if (r[m].hi == UINT64_MAX || r[i].lo <= r[m].hi + 1) {
-			if (r[i].hi > r[m].hi)
-				r[m].hi = r[i].hi;
-		} else {
-			r[++m] = r[i];
-		}
-	}
-	s->n = m + 1;
-}
-
-static int
-num(const char *opt, const char *s, size_t n, uint64_t *v, struct tp_err *err)
-{
-	char shown[TP_SHOW_MAX];
-
-	if (tp_parse_u64(s, n, v) != 0)
-		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\" is not a number",
-		    opt, tp_show(shown, s, n));
-	return 0;
-}
-
-/*
- * A comma-separated list of N, A-B, A-, -B and A+N (ranges inclusive,
- * A+N holds N values).  Numbers are decimal or 0x hex.
- */
-static int
-add_ranges(struct tf_set *s, const char *opt, const char *arg,
-    struct tp_err *err)
-{
-	const char *p = arg;
-
-	if (*arg == '\0')
-		return tp_fail(err, TP_EXIT_FAIL, "%s: empty list", opt);
-	for (;;) {
-		const char *e = strchr(p, ','), *sep;
-		size_t n;
-		uint64_t lo = 0, hi = UINT64_MAX, cnt;
-
-		if (e == NULL)
-			e = p + strlen(p);
-		n = (size_t)(e - p);
-		if (n == 0)
-			return tp_fail(err, TP_EXIT_FAIL,
-			    "%s: empty element in \"%s\"", opt, arg);
-		if ((sep = memchr(p, '+', n)) != NULL) {
-			if (sep == p)
-				return tp_fail(err, TP_EXIT_FAIL, "%s: \"%.*s\": "
-				    "a range A+N needs its start A (write "
-				    "%.*s- for %.*s and after)", opt, (int)n, p,
-				    (int)n - 1, p + 1, (int)n - 1, p + 1);
-			if (num(opt, p, (size_t)(sep - p), &lo, err) < 0 ||
-			    num(opt, sep + 1, (size_t)(e - sep - 1), &cnt, err) < 0)
-				return -1;
-			if (cnt == 0)
-				return tp_fail(err, TP_EXIT_FAIL,
-				    "%s: empty range \"%.*s\"", opt, (int)n, p);
-			hi = cnt - 1 > UINT64_MAX - lo ? UINT64_MAX : lo + (cnt - 1);
-		} else if ((sep = memchr(p, '-', n)) != NULL) {
-			if (sep == p && n == 1)
-				return tp_fail(err, TP_EXIT_FAIL,
-				    "%s: \"-\" is not a range", opt);
-			if (sep > p && num(opt, p, (size_t)(sep - p), &lo, err) < 0)
-				return -1;
-			if (sep + 1 < e &&
-			    num(opt, sep + 1, (size_t)(e - sep - 1), &hi, err) < 0)
-				return -1;
-			if (lo > hi)
-				return tp_fail(err, TP_EXIT_FAIL,
-				    "%s: empty range \"%.*s\" (start after end)",
-				    opt, (int)n, p);
-		} else {
-			if (num(opt, p, n, &lo, err) < 0)
-				return -1;
-			hi = lo;
-		}
-		if (set_add(s, lo, hi, err) < 0)
-			return -1;
-		if (*e == '\0') {
-			set_normalize(s);
-			return 0;
-		}
-		p = e + 1;
-	}
-}
-
 int
 tf_add_tid(struct tf_filter *f, const char *arg, struct tp_err *err)
 {
-	return add_ranges(&f->tid, "--tid", arg, err);
+	return tf_set_parse(&f->tid, "--tid", arg, err);
 }
 
 int
 tf_add_addr(struct tf_filter *f, const char *arg, struct tp_err *err)
 {
-	return add_ranges(&f->addr, "--addr", arg, err);
+	return tf_set_parse(&f->addr, "--addr", arg, err);
 }
 
 int
 tf_add_ts(struct tf_filter *f, const char *arg, struct tp_err *err)
 {
-	return add_ranges(&f->ts, "--ts", arg, err);
+	return tf_set_parse(&f->ts, "--ts", arg, err);
 }
 
 int
 tf_add_expr(struct tf_filter *f, const char *expr, struct tp_err *err)
 {
 	return tx_add(&f->expr, expr, err);
-}
-
-int
-tf_set_parse(struct tf_set *s, const char *what, const char *arg,
-    struct tp_err *err)
-{
-	return add_ranges(s, what, arg, err);
 }
 
 int
@@ -234,7 +89,7 @@ tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err)
 
 		if (e == NULL)
 			e = p + strlen(p);
-		bit = tf_kind_bit(p, (size_t)(e - p));
+		bit = tf_kind_bit(p, (size_t)(e - p), (size_t)(e - p));
 		if (bit == 0)
 			return tp_fail(err, TP_EXIT_FAIL,
 			    "--type: \"%.*s\" is not a shared kind (%s)",
@@ -247,29 +102,6 @@ tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err)
 }
 
 /* ----------------------------------------------------------- judging */
-
-static int
-set_has(const struct tf_set *s, uint64_t v)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v < s->r[mid].lo)
-			hi = mid;
-		else if (v > s->r[mid].hi)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
-
-int
-tf_set_has(const struct tf_set *s, uint64_t v)
-{
-	return set_has(s, v);
-}
 
 /*
  * Is the value (n bytes at val, or val NULL when the field is absent) in
@@ -286,7 +118,7 @@ value_in(const struct tf_set *s, const char *val, size_t n, const char *line,
 	if (val == NULL)
 		return 0;
 	if (tp_parse_u64(val, n, &v) == 0)
-		return set_has(s, v);
+		return tf_set_has(s, v);
 	if (n == 4 && memcmp(val, "null", 4) == 0)
 		return 0;
 	err->line = lineno;
@@ -376,7 +208,7 @@ tf_judge(const struct tf_filter *f, const char *line, size_t len,
 		p++;
 	if (p == end || *p == '#')
 		return TF_PASS;
-	if ((bit = kind_bit(p, kind_len(p, end), (size_t)(end - p))) == 0)
+	if ((bit = tf_kind_bit(p, kind_len(p, end), (size_t)(end - p))) == 0)
 		return TF_PASS;
 	if ((r = meets(f, bit, line, len, lineno, err)) < 0)
 		return -1;

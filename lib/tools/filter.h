@@ -18,32 +18,7 @@
 #include "base/err.h"
 #include "io/output.h"
 #include "text/text.h"
-
-/* The shared kinds (trace-text(5)), one bit each: 1 << enum tp_kind. */
-enum {
-	TF_INSN = 1u << TK_INSN,
-	TF_READ = 1u << TK_READ,
-	TF_WRITE = 1u << TK_WRITE,
-	TF_ACQUIRE = 1u << TK_ACQUIRE,
-	TF_RELEASE = 1u << TK_RELEASE,
-	TF_REQUEST = 1u << TK_REQUEST,
-	TF_FORK = 1u << TK_FORK,
-	TF_JOIN = 1u << TK_JOIN,
-	TF_BEGIN = 1u << TK_BEGIN,
-	TF_END = 1u << TK_END,
-	TF_BRANCH = 1u << TK_BRANCH,
-	TF_EVENT = 1u << TK_EVENT
-};
-
-struct tf_range {
-	uint64_t lo, hi;	/* inclusive */
-};
-
-/* Sorted, merged, non-overlapping ranges. */
-struct tf_set {
-	struct tf_range *r;
-	size_t n;
-};
+#include "tools/ranges.h"
 
 struct tx_expr;
 
@@ -90,17 +65,6 @@ int tf_add_type(struct tf_filter *f, const char *arg, struct tp_err *err);
 
 /* -e EXPR (expr.h); repeating it widens the selection. */
 int tf_add_expr(struct tf_filter *f, const char *expr, struct tp_err *err);
-
-/*
- * A list or range set as the options take it: elements of arg added to
- * s; what names the option in messages.  tf_set_has: is v in s?
- */
-int tf_set_parse(struct tf_set *s, const char *what, const char *arg,
-    struct tp_err *err);
-int tf_set_has(const struct tf_set *s, uint64_t v);
-
-/* The TF_* bit of a shared kind, or 0 for any other kind. */
-unsigned tf_kind_bit(const char *kind, size_t n);
 
 /*
  * Judge one raw line (without its newline).  Returns a tf_verdict, or -1

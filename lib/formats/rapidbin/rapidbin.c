@@ -22,12 +22,12 @@
 #include "formats/rapidbin/rapidbin.h"
 #include "io/spool.h"
 
-const char *const rb_kind[RB_NOPS] = {
+static const char *const rb_kind[RB_NOPS] = {
 	"acquire", "release", "read", "write", "fork", "join",
 	"begin", "end", "request", "branch"
 };
 
-const char *const rb_decor_key[RB_NOPS] = {
+static const char *const rb_decor_key[RB_NOPS] = {
 	"lock", "lock", "var", "var", "child", "child",
 	NULL, NULL, "lock", NULL
 };
@@ -37,7 +37,7 @@ const enum rb_decor_kind rb_decor_kind[RB_NOPS] = {
 	RB_D_NONE, RB_D_NONE, RB_D_LOCK, RB_D_NONE
 };
 
-void
+static void
 rb_header_get(const unsigned char *b, struct rb_header *h)
 {
 	h->threads = tp_get_be16(b);
@@ -46,7 +46,7 @@ rb_header_get(const unsigned char *b, struct rb_header *h)
 	h->events = tp_get_be64(b + 10);
 }
 
-void
+static void
 rb_header_put(unsigned char *b, const struct rb_header *h)
 {
 	tp_put_be16(b, h->threads);

@@ -60,8 +60,6 @@ struct rb_header {
 	uint64_t events;
 };
 
-extern const char *const rb_kind[RB_NOPS];	/* "acquire", ... */
-extern const char *const rb_decor_key[RB_NOPS];	/* "lock", ..., NULL */
 extern const enum rb_decor_kind rb_decor_kind[RB_NOPS];
 
 static inline uint64_t
@@ -81,9 +79,6 @@ rb_unpack(uint64_t w, struct rb_event *e)
 	e->loc = (w >> RB_LOC_SHIFT) & RB_LOC_MAX;
 	e->bit63 = (int)(w >> 63);
 }
-
-void rb_header_get(const unsigned char *b, struct rb_header *h);
-void rb_header_put(unsigned char *b, const struct rb_header *h);
 
 /*
  * The text line of an event, '\n' included, at p; returns the end.  Needs

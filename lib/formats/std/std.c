@@ -17,7 +17,11 @@ static const char std_prefix[RB_NOPS] = {
 	'L', 'L', 'V', 'V', 'T', 'T', 0, 0, 'L', 0
 };
 
-char *
+/*
+ * The STD line of an event, '\n' included; needs RB_LINE_MAX bytes.  bare:
+ * the operand without its L, V or T (the SPD traces' spelling).
+ */
+static char *
 rs_fmt_event(char *p, const struct rb_event *e, int bare)
 {
 	size_t n = strlen(std_op[e->op]);
@@ -60,7 +64,11 @@ std_number(const char **s, const char *end, uint64_t *v)
 	return 0;
 }
 
-int
+/*
+ * Parse one STD line (without its newline).  Returns 0, or -1 with a
+ * message in why and the 1-based column of the fault in *col.
+ */
+static int
 rs_parse(const char *line, size_t len, struct rb_event *e,
     const char **why, size_t *col, int *bare)
 {

@@ -15,19 +15,6 @@
 #include "formats/rapidbin/rapidbin.h"
 #include "text/text.h"
 
-/*
- * The STD line of an event, '\n' included; needs RB_LINE_MAX bytes.  bare:
- * the operand without its L, V or T (the SPD traces' spelling).
- */
-char *rs_fmt_event(char *p, const struct rb_event *e, int bare);
-
-/*
- * Parse one STD line (without its newline).  Returns 0, or -1 with a
- * message in why and the 1-based column of the fault in *col.
- */
-int rs_parse(const char *line, size_t len, struct rb_event *e,
-    const char **why, size_t *col, int *bare);
-
 struct std_enc_opts {
 	int keep_request;	/* write req(L..), which mainline RAPID rejects */
 	int keep_branch;	/* write branch, which mainline RAPID rejects */
