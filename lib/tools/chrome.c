@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "tools/chrome.h"
 #include "base/digits.h"
 #include "base/idmap.h"
@@ -144,14 +145,8 @@ thread(struct tc *c, uint64_t pid, uint64_t tid)
 	if (id < 0)
 		return NULL;
 	if (added) {
-		if ((size_t)id >= c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 64;
-			struct thread *nt = realloc(c->th, cap * sizeof *nt);
-			if (nt == NULL)
-				return NULL;
-			c->th = nt;
-			c->cap = cap;
-		}
+		if (tp_grow(&c->th, &c->cap, (size_t)id + 1, sizeof *c->th) < 0)
+			return NULL;
 		memset(&c->th[id], 0, sizeof c->th[id]);
 		c->th[id].pid = pid;
 		c->th[id].tid = tid;
@@ -189,13 +184,8 @@ keep_args(struct tc *c, struct open_slice *s, size_t at)
 {
 	size_t n = c->scratch.written > 0 ? 0 : c->scratch.len;
 
-	if (at + n > s->argscap) {
-		char *na = realloc(s->args, at + n);
-		if (na == NULL)
-			return -1;
-		s->args = na;
-		s->argscap = at + n;
-	}
+	if (tp_grow(&s->args, &s->argscap, at + n, 1) < 0)
+		return -1;
 	if (n > 0)	/* s->args is NULL while no args were kept */
 		memcpy(s->args + at, c->scratch.buf, n);
 	s->argslen = at + n;
@@ -209,13 +199,10 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	struct open_slice *s;
 
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-		struct open_slice *ns = realloc(t->stack, cap * sizeof *ns);
-		if (ns == NULL)
+		size_t old = t->cap;
+		if (tp_grow(&t->stack, &t->cap, t->n + 1, sizeof *t->stack) < 0)
 			return -1;
-		memset(ns + t->cap, 0, (cap - t->cap) * sizeof *ns);
-		t->stack = ns;
-		t->cap = cap;
+		memset(t->stack + old, 0, (t->cap - old) * sizeof *t->stack);
 	}
 	s = &t->stack[t->n++];
 	s->type = type;

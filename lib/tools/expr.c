@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "tools/expr.h"
 #include "tools/ranges.h"
 #include "base/digits.h"
@@ -201,14 +202,8 @@ new_node(struct parser *ps, enum op op)
 {
 	struct tx_expr *x = ps->x;
 
-	if (x->nn == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 16;
-		struct node *n = realloc(x->n, cap * sizeof *n);
-		if (n == NULL)
-			return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
-		x->n = n;
-		x->cap = cap;
-	}
+	if (tp_grow(&x->n, &x->cap, x->nn + 1, sizeof *x->n) < 0)
+		return tp_fail(ps->err, TP_EXIT_FAIL, "out of memory");
 	memset(&x->n[x->nn], 0, sizeof x->n[0]);
 	x->n[x->nn].op = op;
 	return (int)x->nn++;
@@ -739,16 +734,8 @@ tx_eval(struct tx_expr *x, unsigned kind, const char *line, size_t len,
 	int r;
 
 	/* Room for any value of the line unquoted, and a NUL. */
-	if (x->strings && len >= x->scratchcap) {
-		size_t cap = x->scratchcap ? x->scratchcap : 256;
-		char *s;
-		while (cap <= len)
-			cap *= 2;
-		if ((s = realloc(x->scratch, cap)) == NULL)
-			return -2;
-		x->scratch = s;
-		x->scratchcap = cap;
-	}
+	if (x->strings && tp_grow(&x->scratch, &x->scratchcap, len + 1, 1) < 0)
+		return -2;
 	l.p = line;
 	l.len = len;
 	l.kind = kind;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/digits.h"
 #include "tools/merge.h"
 
@@ -82,15 +83,9 @@ map_tid(struct tm_merge *m, size_t i, uint64_t t, uint64_t *nt,
 	if (idmap_put(&m->used, *nt, 0, &added) < 0 ||
 	    (id = idmap_put(&m->assign, i, t, &added)) < 0)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory for thread ids");
-	if ((size_t)id >= m->newtid_cap) {
-		size_t cap = m->newtid_cap ? 2 * m->newtid_cap : 64;
-		uint64_t *nb = realloc(m->newtid, cap * sizeof *nb);
-		if (nb == NULL)
-			return tp_fail(err, TP_EXIT_FAIL,
-			    "out of memory for thread ids");
-		m->newtid = nb;
-		m->newtid_cap = cap;
-	}
+	if (tp_grow(&m->newtid, &m->newtid_cap, (size_t)id + 1,
+	    sizeof *m->newtid) < 0)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory for thread ids");
 	m->newtid[id] = *nt;
 	return 0;
 }
@@ -272,16 +267,8 @@ parse_ts(const struct tm_input *t, const char *v, size_t vl, uint64_t *ts,
 static int
 hold(struct tm_input *t)
 {
-	if (t->heldlen + t->len + 1 > t->heldcap) {
-		size_t cap = t->heldcap ? t->heldcap : 4096;
-		char *nh;
-		while (cap < t->heldlen + t->len + 1)
-			cap *= 2;
-		if ((nh = realloc(t->held, cap)) == NULL)
-			return -1;
-		t->held = nh;
-		t->heldcap = cap;
-	}
+	if (tp_grow(&t->held, &t->heldcap, t->heldlen + t->len + 1, 1) < 0)
+		return -1;
 	memcpy(t->held + t->heldlen, t->line, t->len);
 	t->held[t->heldlen + t->len] = '\n';
 	t->heldlen += t->len + 1;
@@ -637,16 +624,8 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 static int
 run_add(struct run *r, const char *line, size_t len)
 {
-	if (r->len + len + 1 > r->cap) {
-		size_t cap = r->cap ? r->cap : 1 << 20;
-		char *nt;
-		while (cap < r->len + len + 1)
-			cap *= 2;
-		if ((nt = realloc(r->text, cap)) == NULL)
-			return -1;
-		r->text = nt;
-		r->cap = cap;
-	}
+	if (tp_grow(&r->text, &r->cap, r->len + len + 1, 1) < 0)
+		return -1;
 	memcpy(r->text + r->len, line, len);
 	r->text[r->len + len] = '\n';
 	r->len += len + 1;
@@ -657,14 +636,8 @@ run_add(struct run *r, const char *line, size_t len)
 static int
 run_unit(struct run *r, uint64_t ts)
 {
-	if (r->n == r->ucap) {
-		size_t uc = r->ucap ? 2 * r->ucap : 4096;
-		struct unit *nu = realloc(r->u, uc * sizeof *nu);
-		if (nu == NULL)
-			return -1;
-		r->u = nu;
-		r->ucap = uc;
-	}
+	if (tp_grow(&r->u, &r->ucap, r->n + 1, sizeof *r->u) < 0)
+		return -1;
 	r->u[r->n].ts = ts;
 	r->u[r->n].off = r->open;
 	r->u[r->n++].len = r->len - r->open;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "tools/ranges.h"
 
 static int
@@ -19,14 +20,8 @@ range_cmp(const void *a, const void *b)
 static int
 set_add(struct tf_set *s, uint64_t lo, uint64_t hi, struct tp_err *err)
 {
-	/* Room doubles at each power of two: n appends cost O(n). */
-	if ((s->n & (s->n - 1)) == 0) {
-		size_t cap = s->n < 8 ? 16 : 2 * s->n;
-		struct tf_range *r = realloc(s->r, cap * sizeof *r);
-		if (r == NULL)
-			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		s->r = r;
-	}
+	if (tp_grow(&s->r, &s->cap, s->n + 1, sizeof *s->r) < 0)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	s->r[s->n].lo = lo;
 	s->r[s->n].hi = hi;
 	s->n++;

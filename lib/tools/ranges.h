@@ -36,7 +36,7 @@ struct tf_range {
 /* Sorted, merged, non-overlapping ranges. */
 struct tf_set {
 	struct tf_range *r;
-	size_t n;
+	size_t n, cap;
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/distinct.h"
 #include "base/hash.h"
 #include "base/digits.h"
@@ -86,16 +87,17 @@ tab_free(struct table *t)
 	free(t->slen);
 }
 
+/* One column of a table grown to cap entries, the new ones zeroed. */
 static int
 grow(void *pp, size_t elem, size_t old, size_t cap)
 {
-	void **p = pp;
-	char *n = realloc(*p, cap * elem);
+	size_t have = old;
+	char *n;
 
-	if (n == NULL)
+	if (tp_grow(pp, &have, cap, elem) < 0)
 		return -1;
-	memset(n + old * elem, 0, (cap - old) * elem);
-	*p = n;
+	memcpy(&n, pp, sizeof n);
+	memset(n + old * elem, 0, (have - old) * elem);
 	return 0;
 }
 
@@ -147,17 +149,9 @@ tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n)
 	tp_hash_bytes(p, n, &h1, &h2);
 	if ((id = tab_put(s, t, h1, h2, &added, 1)) < 0 || !added)
 		return id;
-	if (s->arenalen + n > s->arenacap) {
-		size_t cap = s->arenacap ? s->arenacap : 4096;
-		char *a;
-		while (cap < s->arenalen + n)
-			cap *= 2;
-		if ((a = realloc(s->arena, cap)) == NULL) {
-			s->oom = 1;
-			return -1;
-		}
-		s->arena = a;
-		s->arenacap = cap;
+	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n, 1) < 0) {
+		s->oom = 1;
+		return -1;
 	}
 	memcpy(s->arena + s->arenalen, p, n);
 	t->soff[id] = s->arenalen;
