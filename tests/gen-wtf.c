@@ -1,7 +1,7 @@
 /*
  * gen-wtf: deterministic synthetic Web Tracing Framework traces for the
  * tests and the benchmark, written byte by byte from the format reference
- * (independently of common/wtf.c).
+ * (independently of lib/formats/wtf/).
  *
  *   gen-wtf [--legacy] [--records N | --size-mb M] [--seed S] [--zones Z]
  *       [--chunk BYTES] [--quirks] [--count]

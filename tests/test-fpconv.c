@@ -4,7 +4,7 @@
  * The text of a double is defined as the shortest "%.*g" that strtod reads
  * back as the same double, ".0" added where it looks like an integer:
  * ref_text() below is that definition, printf's search as the text writer
- * did it before common/fpconv.c, and tp_fmt_f64 must print the same bytes
+ * did it before lib/base/fpconv.c, and tp_fmt_f64 must print the same bytes
  * for every value.  tp_parse_f64 must give the bits strtod gives.
  *
  *   test-fpconv                 what make check runs (a few seconds)

@@ -3,7 +3,7 @@
  * trace, one line each: "TID DIGEST", where DIGEST is an FNV-1a hash of
  * every slot value as the block's reader reconstructs it (all blocks
  * before it applied).  A decoder of its own, written from the x64dbg
- * reference and not from common/trac.c, so that the tests can compare
+ * reference and not from lib/formats/trac/, so that the tests can compare
  * register states independently of trac2txt.  With -f the line holds the
  * slot values themselves instead of their digest.
  */
