@@ -1,5 +1,5 @@
 /*
- * lib/text/json (was base): the scanner (strict and Qt-lax), member walk, unescaping,
+ * The JSON module: the scanner (strict and Qt-lax), member walk, unescaping,
  * and the writer (escapes, serde_json's pretty layout), whose output the
  * scanner accepts and unescapes back.
  */
