@@ -22,12 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_SNAPPY
-#include <snappy-c.h>
-#endif
-
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/snappyframe.h"
 #include "formats/probe.h"
 #include "text/text.h"
 #include "formats/ucir/ucir.h"
@@ -310,7 +307,7 @@ struct dec {
 	uint64_t sbase;		/* stream offset of sb.p[0] */
 	struct chunk_at *cmap;
 	size_t ncmap, capcmap;
-	int sn_ident;		/* the stream identifier was seen */
+	struct tp_snappy sn;
 	uint64_t frame_ix;	/* the frame being read, for diagnostics */
 };
 
@@ -882,40 +879,6 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 
 /* ------------------------------------------------- the trace format's stream */
 
-static const unsigned char snappy_ident[10] = {
-	0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'
-};
-#define SNAPPY_BLOCK 65536	/* uncompressed bytes per chunk, at most */
-/* Snappy's bound for a compressed block of SNAPPY_BLOCK bytes, + CRC. */
-#define SNAPPY_CHUNK_MAX (4 + 32 + SNAPPY_BLOCK + SNAPPY_BLOCK / 6)
-
-static uint32_t crc32c_tab[256];
-
-static uint32_t
-crc32c(const unsigned char *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	if (crc32c_tab[1] == 0) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t v = i;
-			for (int k = 0; k < 8; k++)
-				v = v & 1 ? (v >> 1) ^ 0x82f63b78u : v >> 1;
-			crc32c_tab[i] = v;
-		}
-	}
-	while (n-- > 0)
-		c = crc32c_tab[(c ^ *p++) & 0xff] ^ (c >> 8);
-	return ~c;
-}
-
-/* The framing format's masked checksum. */
-static uint32_t
-snappy_mask(uint32_t c)
-{
-	return ((c >> 15) | (c << 17)) + 0xa282ead8u;
-}
-
 /* Remember which file offset the stream bytes from soff on came from. */
 static int
 cmap_add(struct dec *d, uint64_t soff, uint64_t foff)
@@ -955,8 +918,7 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 	for (;;) {
 		uint64_t foff = tp_in_offset(in);
 		unsigned char h[4];
-		const unsigned char *data;
-		uint32_t len, stored, sum;
+		uint32_t len;
 		size_t n;
 		int rc;
 
@@ -964,23 +926,11 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 			err->offset = foff;
 			return rc;
 		}
-		len = h[1] | (uint32_t)h[2] << 8 | (uint32_t)h[3] << 16;
 		err->offset = foff;
 		err->index = d->st->chunks;
 		err->unit = "chunk";
-		if (!d->sn_ident && h[0] != 0xff)
-			return dec_fail(err, TP_EXIT_DATA, "Snappy chunk type "
-			    "0x%02x before the stream identifier", h[0]);
-		if (h[0] >= 0x02 && h[0] <= 0x7f)
-			return dec_fail(err, TP_EXIT_DATA, "reserved unskippable "
-			    "Snappy chunk type 0x%02x", h[0]);
-		if (h[0] == 0x00 && len > SNAPPY_CHUNK_MAX)
-			return dec_fail(err, TP_EXIT_DATA, "compressed Snappy "
-			    "chunk of %u bytes: more than %d", len,
-			    SNAPPY_CHUNK_MAX);
-		if (h[0] == 0x01 && len > 4 + SNAPPY_BLOCK)
-			return dec_fail(err, TP_EXIT_DATA, "stored Snappy chunk "
-			    "of %u bytes: more than %d", len, 4 + SNAPPY_BLOCK);
+		if (tp_snappy_head(&d->sn, h, &len, err) < 0)
+			return -1;
 		if (zf_buf_reserve(&d->chunk, len) < 0)
 			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
 		if ((rc = tp_in_exact(in, d->chunk.p, len,
@@ -993,51 +943,21 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 				return -1;
 		}
 		d->st->chunks++;
-		if (h[0] == 0xff) {
-			if (len != 6 || memcmp(d->chunk.p, snappy_ident + 4, 6) != 0)
-				return dec_fail(err, TP_EXIT_DATA, "bad Snappy "
-				    "stream identifier");
-			d->sn_ident = 1;
-			continue;
-		}
-		if (h[0] >= 0x80)
-			continue;	/* skippable, or padding (0xfe) */
-		if (len < 4)
-			return dec_fail(err, TP_EXIT_DATA, "Snappy chunk of %u "
-			    "bytes: too short for its checksum", len);
-		stored = tp_get_le32(d->chunk.p);
-		if (h[0] == 0x01) {
-			data = d->chunk.p + 4;
-			n = len - 4;
-			if (zf_buf_reserve(&d->sb, d->sb.len + n) < 0)
-				return dec_fail(err, TP_EXIT_FAIL, "out of memory");
-			memcpy(d->sb.p + d->sb.len, data, n);
-		} else {
-#ifdef HAVE_SNAPPY
-			size_t ulen;
-			if (snappy_uncompressed_length((const char *)d->chunk.p + 4,
-			    len - 4, &ulen) != SNAPPY_OK || ulen > SNAPPY_BLOCK)
-				return dec_fail(err, TP_EXIT_DATA, "corrupt "
-				    "Snappy chunk (bad uncompressed length)");
-			if (zf_buf_reserve(&d->sb, d->sb.len + ulen) < 0)
-				return dec_fail(err, TP_EXIT_FAIL, "out of memory");
-			n = ulen;
-			if (snappy_uncompress((const char *)d->chunk.p + 4,
-			    len - 4, (char *)d->sb.p + d->sb.len, &n) !=
-			    SNAPPY_OK || n != ulen)
-				return dec_fail(err, TP_EXIT_DATA, "corrupt "
-				    "Snappy chunk");
-#else
+		rc = tp_snappy_body(&d->sn, h[0], d->chunk.p, len, &n, err);
+		if (rc == TP_SNAPPY_NOLIB)
 			return dec_fail(err, TP_EXIT_FAIL, "Snappy-compressed "
 			    "chunk: this program was built without libsnappy "
 			    "(Debian: libsnappy-dev), so it reads only the stored "
 			    "chunks of a usercorn trace");
-#endif
-		}
-		sum = snappy_mask(crc32c(d->sb.p + d->sb.len, n));
-		if (sum != stored)
-			return dec_fail(err, TP_EXIT_DATA, "Snappy chunk checksum "
-			    "0x%08x, its data sums to 0x%08x", stored, sum);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		if (zf_buf_reserve(&d->sb, d->sb.len + n) < 0)
+			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+		if (tp_snappy_data(h[0], d->chunk.p, len, d->sb.p + d->sb.len, n,
+		    err) < 0)
+			return -1;
 		if (n == 0)
 			continue;
 		if (cmap_add(d, d->sbase + d->sb.len, foff) < 0)
@@ -1198,13 +1118,13 @@ static int
 variant_of(const unsigned char *p, size_t n, const char **old)
 {
 	*old = NULL;
-	if (n > UCIR_TRACE_HEADER && memcmp(p + UCIR_TRACE_HEADER, snappy_ident,
+	if (n > UCIR_TRACE_HEADER && memcmp(p + UCIR_TRACE_HEADER, tp_snappy_ident,
 	    n - UCIR_TRACE_HEADER < 10 ? n - UCIR_TRACE_HEADER : 10) == 0)
 		return UCIR_TRACE;	/* (cut inside the identifier: too) */
-	if (n >= 72 + 10 && memcmp(p + 72, snappy_ident, 10) == 0)
+	if (n >= 72 + 10 && memcmp(p + 72, tp_snappy_ident, 10) == 0)
 		*old = "a usercorn trace of May-August 2017 (72-byte header, "
 		    "commits a9e5566 to 2118735)";
-	else if (n >= 80 + 10 && memcmp(p + 80, snappy_ident, 10) == 0)
+	else if (n >= 80 + 10 && memcmp(p + 80, tp_snappy_ident, 10) == 0)
 		*old = "a usercorn trace of May 2017 (80-byte header with "
 		    "uc_arch and uc_mode, commits 0f01a36 to a9e5566)";
 	return UCIR_REPLAY;
@@ -1455,7 +1375,7 @@ put_header(struct enc *e, int alone)
 {
 	if (!e->hdr_pending)
 		return 0;
-	if (alone && memcmp(e->hdr + UCIR_TRACE_HEADER, snappy_ident,
+	if (alone && memcmp(e->hdr + UCIR_TRACE_HEADER, tp_snappy_ident,
 	    UCIR_REPLAY_HEADER - UCIR_TRACE_HEADER) == 0) {
 		e->st->ambiguous = 1;
 		e->r->err->line = e->hdr_line;
