@@ -22,6 +22,7 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "base/snappyframe.h"
 #include "formats/probe.h"
 #include "text/text.h"
@@ -496,37 +497,6 @@ done:
 	return (long)len;
 }
 
-static int
-dec_fail(struct tp_err *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-dec_fail(struct tp_err *err, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_failv(err, status, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* A zframe or buffer error: out of memory is a system error. */
-static int
-zf_fail_to(struct tp_err *err, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-zf_fail_to(struct tp_err *err, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_failv(err, rc == ZF_NOMEM ? TP_EXIT_FAIL : TP_EXIT_DATA, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Walk the ops of an inflated replay frame: check (emit 0) or write. */
 static int
 frame_ops(struct dec *d, const unsigned char *p, size_t n, uint32_t count,
@@ -538,17 +508,17 @@ frame_ops(struct dec *d, const unsigned char *p, size_t n, uint32_t count,
 	while (pos < n) {
 		long len = op_walk(d, p + pos, n - pos, pos, 0, emit);
 		if (len == OP_SHORT)
-			return dec_fail(err, TP_EXIT_DATA, "op at byte 0x%zx of "
+			return tp_fail(err, TP_EXIT_DATA, "op at byte 0x%zx of "
 			    "the inflated frame (%zu bytes): cut by the frame's "
 			    "end", pos, n);
 		if (len < 0)
-			return dec_fail(err, TP_EXIT_DATA, "byte 0x%zx of the "
+			return tp_fail(err, TP_EXIT_DATA, "byte 0x%zx of the "
 			    "inflated frame: %s", d->at, d->why);
 		pos += (size_t)len;
 		k++;
 	}
 	if (k != count)
-		return dec_fail(err, TP_EXIT_DATA, "the frame header says %u "
+		return tp_fail(err, TP_EXIT_DATA, "the frame header says %u "
 		    "ops, its data holds %llu", count, (unsigned long long)k);
 	return 0;
 }
@@ -570,12 +540,12 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 		if ((rc = tp_in_exact(in, h, 1, "op")) <= 0)
 			return rc;
 		if (h[0] != UCIR_OP_FRAME)
-			return dec_fail(err, TP_EXIT_DATA, "op %u at top level: "
+			return tp_fail(err, TP_EXIT_DATA, "op %u at top level: "
 			    "a replay file holds OP_FRAME (1) messages only",
 			    h[0]);
 		if ((rc = tp_in_exact(in, h + 1, 9, "frame header")) <= 0) {
 			if (rc == 0)
-				dec_fail(err, TP_EXIT_DATA, "truncated frame "
+				tp_fail(err, TP_EXIT_DATA, "truncated frame "
 				    "header: needed 9 bytes after the op, none left");
 			err->offset = off;
 			return -1;
@@ -583,34 +553,35 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 		count = tp_get_be32(h + 2);
 		size = tp_get_be32(h + 6);
 		if (size > d->max)
-			return dec_fail(err, TP_EXIT_DATA, "frame of %u compressed "
+			return tp_fail(err, TP_EXIT_DATA, "frame of %u compressed "
 			    "bytes: more than the limit of %zu (--max-frame)",
 			    size, d->max);
 		if (zf_buf_reserve(&d->comp, size) < 0)
-			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		rc = size == 0 ? 0 : tp_in_exact(in, d->comp.p, size,
 		    "frame data");
 		if (rc <= 0 && size > 0) {
 			if (rc == 0)
-				dec_fail(err, TP_EXIT_DATA, "truncated frame data: "
+				tp_fail(err, TP_EXIT_DATA, "truncated frame data: "
 				    "needed %u bytes, none left", size);
 			err->offset = off;
 			return -1;
 		}
 		rc = zf_inflate(&d->z, d->comp.p, size, &d->raw, d->max);
 		if (rc == ZF_TOO_BIG)
-			return dec_fail(err, TP_EXIT_DATA, "frame data inflates "
+			return tp_fail(err, TP_EXIT_DATA, "frame data inflates "
 			    "to more than the limit of %zu bytes (--max-frame): "
 			    "refused", d->max);
-		if (rc < 0)
-			return zf_fail_to(err, rc, "frame data (%u bytes): %s at "
-			    "byte %zu", size, d->z.msg, d->z.in_used);
+		if (rc < 0)	/* out of memory is a system error */
+			return tp_fail(err, rc == ZF_NOMEM ? TP_EXIT_FAIL :
+			    TP_EXIT_DATA, "frame data (%u bytes): %s at byte %zu",
+			    size, d->z.msg, d->z.in_used);
 		if (frame_ops(d, d->raw.p, d->raw.len, count, 0, err) < 0)
 			return -1;
 		level = zf_level_of(&d->z, d->comp.p, size, d->raw.p,
 		    d->raw.len, &d->scratch, d->verify, &exact);
 		if (level < 0)
-			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		st->level_guessed += exact == 0;
 		rec_begin(d, "ucir-frame", 0);
 		tw_bool(d->out, "keyframe", h[1] != 0);
@@ -633,14 +604,8 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 static int
 cmap_add(struct dec *d, uint64_t soff, uint64_t foff)
 {
-	if (d->ncmap == d->capcmap) {
-		size_t cap = d->capcmap ? d->capcmap * 2 : 16;
-		struct chunk_at *m = realloc(d->cmap, cap * sizeof *m);
-		if (m == NULL)
-			return -1;
-		d->cmap = m;
-		d->capcmap = cap;
-	}
+	if (tp_grow(&d->cmap, &d->capcmap, d->ncmap + 1, sizeof *d->cmap) < 0)
+		return -1;
 	d->cmap[d->ncmap].soff = soff;
 	d->cmap[d->ncmap].foff = foff;
 	d->ncmap++;
@@ -682,11 +647,11 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 		if (tp_snappy_head(&d->sn, h, &len, err) < 0)
 			return -1;
 		if (zf_buf_reserve(&d->chunk, len) < 0)
-			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		if ((rc = tp_in_exact(in, d->chunk.p, len,
 		    "Snappy chunk")) <= 0) {
 			if (rc == 0 && len > 0)
-				dec_fail(err, TP_EXIT_DATA, "truncated Snappy chunk: "
+				tp_fail(err, TP_EXIT_DATA, "truncated Snappy chunk: "
 				    "needed %u bytes, none left", len);
 			err->offset = foff;
 			if (rc < 0 || len > 0)
@@ -695,7 +660,7 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 		d->st->chunks++;
 		rc = tp_snappy_body(&d->sn, h[0], d->chunk.p, len, &n, err);
 		if (rc == TP_SNAPPY_NOLIB)
-			return dec_fail(err, TP_EXIT_FAIL, "Snappy-compressed "
+			return tp_fail(err, TP_EXIT_FAIL, "Snappy-compressed "
 			    "chunk: this program was built without libsnappy "
 			    "(Debian: libsnappy-dev), so it reads only the stored "
 			    "chunks of a usercorn trace");
@@ -704,14 +669,14 @@ sn_more(struct dec *d, struct tp_in *in, struct tp_err *err)
 		if (rc == 0)
 			continue;
 		if (zf_buf_reserve(&d->sb, d->sb.len + n) < 0)
-			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		if (tp_snappy_data(h[0], d->chunk.p, len, d->sb.p + d->sb.len, n,
 		    err) < 0)
 			return -1;
 		if (n == 0)
 			continue;
 		if (cmap_add(d, d->sbase + d->sb.len, foff) < 0)
-			return dec_fail(err, TP_EXIT_FAIL, "out of memory");
+			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		d->sb.len += n;
 		d->st->inflated += n;
 		return 1;
@@ -755,7 +720,7 @@ stream_fail(struct dec *d, struct tp_err *err, uint64_t soff, const char *what)
 	err->offset = cmap_find(d, soff);
 	err->index = d->frame_ix;
 	err->unit = "frame";
-	return dec_fail(err, TP_EXIT_DATA, "byte 0x%llx of the Snappy stream: %s",
+	return tp_fail(err, TP_EXIT_DATA, "byte 0x%llx of the Snappy stream: %s",
 	    (unsigned long long)soff, what);
 }
 
@@ -896,20 +861,20 @@ decode_header(struct dec *d, struct tp_in *in, struct tp_err *err)
 	p = in->buf + in->pos;
 	if (avail < 4 || memcmp(p, "UCIR", 4) != 0) {
 		if (avail == 0)
-			return dec_fail(err, TP_EXIT_DATA, "empty input: not a "
+			return tp_fail(err, TP_EXIT_DATA, "empty input: not a "
 			    "Usercorn trace");
 		if (avail >= 4 || memcmp(p, "UCIR", (size_t)avail) != 0)
-			return dec_fail(err, TP_EXIT_DATA, "not a Usercorn "
+			return tp_fail(err, TP_EXIT_DATA, "not a Usercorn "
 			    "trace: no UCIR magic");
 	}
 	st->variant = variant_of(p, (size_t)avail, &old);
 	if (old != NULL)
-		return dec_fail(err, TP_EXIT_DATA, "%s: not supported (this "
+		return tp_fail(err, TP_EXIT_DATA, "%s: not supported (this "
 		    "program reads the replay format and usercorn's trace "
 		    "format of September 2017 on)", old);
 	hl = st->variant == UCIR_TRACE ? UCIR_TRACE_HEADER : UCIR_REPLAY_HEADER;
 	if ((size_t)avail < hl)
-		return dec_fail(err, TP_EXIT_DATA, "truncated header: %ld of "
+		return tp_fail(err, TP_EXIT_DATA, "truncated header: %ld of "
 		    "%zu bytes", avail, hl);
 	d->trace = st->variant == UCIR_TRACE;
 	tw_begin(d->out, "ucir-header");
