@@ -108,6 +108,12 @@ is_json_float(const char *t, size_t n)
 
 enum bare_type { BT_STRING, BT_NUMBER, BT_LITERAL };
 
+/*
+ * What JSON reads a bare text value as.  JSON's number grammar, not the
+ * text's (tr_value_kind): no 0x, leading zeros, nan or inf, and only
+ * numbers a double gives back as written; testing that first costs far
+ * less than parsing every integer in full.
+ */
 static enum bare_type
 bare_type(const char *t, size_t n)
 {
