@@ -717,11 +717,9 @@ sn_need(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
 static int
 stream_fail(struct dec *d, struct tp_err *err, uint64_t soff, const char *what)
 {
-	err->offset = cmap_find(d, soff);
-	err->index = d->frame_ix;
-	err->unit = "frame";
-	return tp_fail(err, TP_EXIT_DATA, "byte 0x%llx of the Snappy stream: %s",
-	    (unsigned long long)soff, what);
+	return tp_fail_at(err, cmap_find(d, soff), d->frame_ix, "frame",
+	    "byte 0x%llx of the Snappy stream: %s", (unsigned long long)soff,
+	    what);
 }
 
 /* The next whole op of a frame at sb.p + spos, read from in as needed. */
