@@ -5,6 +5,7 @@
 
 #include "base/digits.h"
 #include "base/json.h"
+#include "base/utf8.h"
 #include "text/text.h"
 
 /* ---------------------------------------------------------------- scanner */
@@ -245,32 +246,6 @@ tp_json_element(const char **cur, const char *e, const char **val,
 	return 1;
 }
 
-/* UTF-8 of code point c at out (room for 4); the byte count. */
-static size_t
-put_utf8(char *out, uint32_t c)
-{
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (char)(0xc0 | c >> 6);
-		out[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (char)(0xe0 | c >> 12);
-		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | c >> 18);
-	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
 /* Four hex digits at p (p + 4 <= e), or -1. */
 static long
 hex4(const char *p, const char *e)
@@ -352,7 +327,7 @@ tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
 				v += len - 2;
 				if (c >= 0xd800 && c <= 0xdfff)
 					c = 0xfffd;
-				k = put_utf8(buf, (uint32_t)c);
+				k = tp_utf8_put(buf, (uint32_t)c);
 				break;
 			default: buf[0] = *v; break;
 			}

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "base/digits.h"
+#include "base/fpconv.h"
+#include "base/grow.h"
 #include "base/json.h"
 #include "tools/ndjson.h"
 
@@ -21,15 +23,7 @@ static size_t scratch_cap;
 static int
 scratch_fit(size_t n)
 {
-	char *p;
-
-	if (n <= scratch_cap)
-		return 0;
-	if ((p = realloc(scratch, n)) == NULL)
-		return -1;
-	scratch = p;
-	scratch_cap = n;
-	return 0;
+	return n <= scratch_cap ? 0 : tp_grow(&scratch, &scratch_cap, n, 1);
 }
 
 /*
@@ -107,16 +101,19 @@ is_json_float(const char *t, size_t n)
 			return 0;
 		p = q;
 	}
-	if (p != end || !frac || n >= sizeof buf)
+	if (p != end || !frac || n >= sizeof buf || tp_parse_f64(t, n, &d) < 0)
 		return 0;
-	memcpy(buf, t, n);
-	buf[n] = '\0';
-	d = strtod(buf, NULL);
 	return tp_f64_text(buf, d) == n && memcmp(buf, t, n) == 0;
 }
 
 enum bare_type { BT_STRING, BT_NUMBER, BT_LITERAL };
 
+/*
+ * What JSON reads a bare text value as.  JSON's number grammar, not the
+ * text's (tr_value_kind): no 0x, leading zeros, nan or inf, and only
+ * numbers a double gives back as written; testing that first costs far
+ * less than parsing every integer in full.
+ */
 static enum bare_type
 bare_type(const char *t, size_t n)
 {
@@ -204,22 +201,13 @@ key_twice(const char *v, size_t n)
 	const char *cur = v, *end = v + n, *key, *val;
 	size_t keylen, vallen, k = 0, used = 0, i, j;
 
-	if (n > keybuf_cap) {	/* the keys are no longer than the map */
-		char *nb = realloc(keybuf, n);
-		if (nb == NULL)
-			return 1;
-		keybuf = nb;
-		keybuf_cap = n;
-	}
+	/* the keys are no longer than the map */
+	if (tp_grow(&keybuf, &keybuf_cap, n, 1) < 0)
+		return 1;
 	while (tr_elem(&cur, end, &key, &keylen, &val, &vallen)) {
-		if (k == keys_cap) {
-			size_t cap = keys_cap ? 2 * keys_cap : 64;
-			struct keyspan *nk = realloc(keys, cap * sizeof *nk);
-			if (nk == NULL)
-				return 1;
-			keys = nk;
-			keys_cap = cap;
-		}
+		if (k == keys_cap &&
+		    tp_grow(&keys, &keys_cap, k + 1, sizeof *keys) < 0)
+			return 1;
 		keys[k].off = used;
 		if (key[0] == '"') {
 			keys[k].n = tp_unquote(key, keylen, keybuf + used);
@@ -583,15 +571,9 @@ members(struct jsrc *js, const char *v, const char *ve)
 
 	while (tp_json_member(&cur, ve, &key, &keylen, &val, &valend)) {
 		struct member *m;
-		if (js->nm == js->mcap) {
-			size_t cap = js->mcap ? 2 * js->mcap : 64;
-			struct member *nm = realloc(js->m, cap * sizeof *nm);
-			if (nm == NULL)
-				return tp_fail(js->err, TP_EXIT_FAIL,
-				    "out of memory");
-			js->m = nm;
-			js->mcap = cap;
-		}
+		if (js->nm == js->mcap &&
+		    tp_grow(&js->m, &js->mcap, js->nm + 1, sizeof *js->m) < 0)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
 		m = &js->m[js->nm++];
 		unescape(key - 1, key + keylen + 1, js->keys + js->keyslen,
 		    &m->key, &m->keylen);
@@ -677,13 +659,8 @@ raw_ok(const char *raw, size_t n, int top)
 
 	if (!top && n == 0)
 		return 0;
-	if (n + 4 > cap) {	/* "k v=" and the value */
-		char *nb = realloc(buf, n + 4);
-		if (nb == NULL)
-			return 0;
-		buf = nb;
-		cap = n + 4;
-	}
+	if (tp_grow(&buf, &cap, n + 4, 1) < 0)	/* "k v=" and the value */
+		return 0;
 	memcpy(buf, "k v=", 4);
 	memcpy(buf + 4, raw, n);
 	tp_err_clear(&e);
@@ -715,11 +692,14 @@ put_number(struct tp_out *o, const struct jsrc *js, const char *v,
 		tv_i64(o, neg ? (int64_t)(0 - u) : (int64_t)u);
 		return 0;
 	}
-	if (scratch_fit(n + 1) < 0)
-		return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
-	memcpy(scratch, v, n);
-	scratch[n] = '\0';
-	d = strtod(scratch, NULL);
+	/* JSON's numbers have no length limit; tp_parse_f64's stops at 63. */
+	if (tp_parse_f64(v, n, &d) < 0) {
+		if (scratch_fit(n + 1) < 0)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+		memcpy(scratch, v, n);
+		scratch[n] = '\0';
+		d = strtod(scratch, NULL);
+	}
 	if (d == HUGE_VAL || d == -HUGE_VAL)
 		return jinvalid(js, v, "real number overflow");
 	tv_f64(o, d);
@@ -905,13 +885,8 @@ convert(struct tp_out *o, const char *buf, size_t n, struct jsrc *js,
 	}
 	if (surrogates_ok(js, buf, buf + n) < 0)
 		return -1;
-	if (n > js->keyscap) {
-		char *nk = realloc(js->keys, n);
-		if (nk == NULL)
-			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
-		js->keys = nk;
-		js->keyscap = n;
-	}
+	if (n > js->keyscap && tp_grow(&js->keys, &js->keyscap, n, 1) < 0)
+		return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
 	mark = tp_out_tell(o);
 	if ((rc = put_record(o, js, buf, buf + n)) < 0)
 		unwrite(o, mark);
@@ -935,14 +910,8 @@ grow_append(char **buf, size_t *len, size_t *cap, const char *p, size_t n,
 		return tp_fail(err, TP_EXIT_DATA, "JSON object longer than %u "
 		    "bytes", TP_LINE_MAX);
 	}
-	if (*len + n > *cap) {
-		size_t ncap = (*len + n) + (*len + n) / 2;
-		char *nb = realloc(*buf, ncap);
-		if (nb == NULL)
-			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		*buf = nb;
-		*cap = ncap;
-	}
+	if (tp_grow(buf, cap, *len + n, 1) < 0)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	memcpy(*buf + *len, p, n);
 	*len += n;
 	return 0;

@@ -17,6 +17,8 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/fpconv.h"
+#include "base/grow.h"
 #include "formats/probe.h"
 #include "base/json.h"
 #include "text/text.h"
@@ -166,7 +168,8 @@ trac_arch_find(const char *name, size_t n)
 	return NULL;
 }
 
-int
+/* The slot whose token is name, or -1. */
+static int
 trac_slot_find(const struct trac_arch *a, const char *name, size_t n)
 {
 	const struct slot_tab *t = tab_of(a);
@@ -339,16 +342,13 @@ json_scan(const char *s, size_t n, struct json_info *ji)
 			ji->archlen = arch_string(v, ve, ji->arch,
 			    sizeof ji->arch);
 		} else if (kn == 3 && memcmp(k, "ver", 3) == 0) {
-			char num[32];
 			size_t vn = (size_t)(ve - v);
+			double ver;
 			ji->has_ver = 1;
-			ji->ver_one = 0;
-			if (vn < sizeof num && (*v == '-' ||
-			    (*v >= '0' && *v <= '9'))) {
-				memcpy(num, v, vn);
-				num[vn] = '\0';
-				ji->ver_one = strtod(num, NULL) == 1.0;
-			}
+			/* a number of up to 31 bytes that reads as 1 */
+			ji->ver_one = vn < 32 && (*v == '-' ||
+			    (*v >= '0' && *v <= '9')) &&
+			    tp_parse_f64(v, vn, &ver) == 0 && ver == 1.0;
 		} else if (kn == 11 && memcmp(k, "compression", 11) == 0) {
 			ji->has_compression = 1;
 			ji->compression_set = !(ve - v == 2 && *v == '"');
@@ -1187,14 +1187,8 @@ struct enc {
 static int
 grow(struct enc *e, size_t n)
 {
-	unsigned char *nb;
-
-	if (n <= e->bufcap)
-		return 0;
-	if ((nb = realloc(e->buf, n)) == NULL)
+	if (tp_grow(&e->buf, &e->bufcap, n, 1) < 0)
 		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
-	e->buf = nb;
-	e->bufcap = n;
 	return 0;
 }
 
@@ -1663,11 +1657,11 @@ insn_record(struct enc *e)
 static int
 access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
 {
-	const char *num = what[0] == 'p' ? "0x%llx" : "%llu";
+	int hex = what[0] == 'p';
 	char fmt[120], a[24], b[24];
 
-	snprintf(a, sizeof a, num, (unsigned long long)v);
-	snprintf(b, sizeof b, num, (unsigned long long)want);
+	*(hex ? tp_fmt_hex(a, v) : tp_fmt_u64(a, v)) = '\0';
+	*(hex ? tp_fmt_hex(b, want) : tp_fmt_u64(b, want)) = '\0';
 	snprintf(fmt, sizeof fmt, "%%.*s with %s=%s after an insn with %s=%s",
 	    what, a, what, b);
 	return skip(e, fmt, e->rec->kind, e->rec->kindlen);

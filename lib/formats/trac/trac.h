@@ -62,8 +62,6 @@ extern const struct trac_arch trac_x64, trac_x86;
 
 /* "x64" or "x86", else NULL. */
 const struct trac_arch *trac_arch_find(const char *name, size_t n);
-/* The slot whose token is name, or -1. */
-int trac_slot_find(const struct trac_arch *a, const char *name, size_t n);
 
 /*
  * The largest instruction block: header, thread id, opcode, positions and

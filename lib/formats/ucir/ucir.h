@@ -58,15 +58,8 @@ enum {
 	UCIR_T_EXIT, UCIR_T_NOPS
 };
 
-/* Unicorn's uc_arch values and the name the text gives each. */
-const char *ucir_uc_arch_name(uint32_t uc_arch);
 /* The register table of an arch name ("x86_64", "arm"...), else NULL. */
 const struct ucir_regs *ucir_regs_find(const char *arch, size_t n);
-const struct ucir_regs *ucir_regs_of_uc_arch(uint32_t uc_arch);
-/* The name of register num, or NULL (numbers are written then). */
-const char *ucir_reg_name(const struct ucir_regs *t, unsigned num);
-/* The number of the register named name (aliases too), or -1. */
-int ucir_reg_num(const struct ucir_regs *t, const char *name, size_t n);
 
 /* ---------------------------------------------------------------- decoder */
 
