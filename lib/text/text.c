@@ -72,53 +72,6 @@ tp_key_ok(const void *s, size_t n)
 	return 1;
 }
 
-size_t
-tp_utf8_seq(const unsigned char *p, size_t n)
-{
-	unsigned c = p[0];
-
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (n < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xe0 && p[1] < 0xa0)
-			return 0;	/* overlong */
-		if (c == 0xed && p[1] >= 0xa0)
-			return 0;	/* surrogate */
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (n < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
-		    (p[3] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xf0 && p[1] < 0x90)
-			return 0;
-		if (c == 0xf4 && p[1] >= 0x90)
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-size_t
-tp_utf8_valid(const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	size_t i = 0, k;
-
-	while (i < n) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if ((k = tp_utf8_seq(p + i, n - i)) == 0)
-			break;
-		i += k;
-	}
-	return i;
-}
-
 /* ---------------------------------------------------------------- writer */
 
 void

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/utf8.h"
 #include "io/input.h"
 #include "io/output.h"
 
@@ -73,15 +74,6 @@ char *tp_fmt_qbody(char *d, const char *lim, const void *s, size_t n,
 int tp_bare_ok(const void *s, size_t n);
 /* Could s be a kind or a key (non-empty, only [A-Za-z0-9_.-]) ? */
 int tp_key_ok(const void *s, size_t n);
-/*
- * Length of the valid UTF-8 sequence of 2 to 4 bytes at p (of n), or 0
- * when the bytes there are not one (ASCII included).
- */
-size_t tp_utf8_seq(const unsigned char *p, size_t n);
-
-/* The length of the longest valid UTF-8 prefix of s (n when all is). */
-size_t tp_utf8_valid(const void *s, size_t n);
-
 /* A float as tv_f64 writes it, into buf; returns the length. */
 #define TP_F64_TEXT_MAX 48
 size_t tp_f64_text(char *buf, double v);
