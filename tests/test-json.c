@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "tap.h"
 
 static int

@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "base/digits.h"
-#include "base/json.h"
 #include "base/utf8.h"
-#include "text/text.h"
+#include "text/json.h"
 
 /* ---------------------------------------------------------------- scanner */
 

@@ -13,7 +13,7 @@
 #include "tools/chrome.h"
 #include "base/digits.h"
 #include "base/idmap.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "tools/ndjson.h"
 
 #define TC_NAME 256		/* bytes of a slice name kept to reopen it */

@@ -11,7 +11,7 @@
 #include "base/digits.h"
 #include "base/fpconv.h"
 #include "base/grow.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "tools/ndjson.h"
 
 /* ------------------------------------------------------- JSON strings */

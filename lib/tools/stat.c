@@ -15,7 +15,7 @@
 #include "base/hash.h"
 #include "base/digits.h"
 #include "base/idmap.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "io/input.h"
 #include "tools/stat.h"
 

@@ -17,7 +17,7 @@
 #include "base/digits.h"
 #include "formats/probe.h"
 #include "base/idmap.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "base/leb128.h"
 #include "formats/rapidbin/rapidbin.h"
 #include "io/spool.h"

@@ -20,7 +20,7 @@
 #include "base/fpconv.h"
 #include "base/grow.h"
 #include "formats/probe.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "text/text.h"
 #include "formats/trac/trac.h"
 

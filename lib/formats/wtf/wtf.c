@@ -19,7 +19,7 @@
 #include "base/digits.h"
 #include "formats/probe.h"
 #include "base/fpconv.h"
-#include "base/json.h"
+#include "text/json.h"
 #include "formats/wtf/wtf.h"
 
 /* ------------------------------------------------------------ arg types */
