@@ -9,13 +9,13 @@
  * fast path of one pass (event_run, event_fast), all in this file so
  * that it is compiled as one piece.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "base/leb128.h"
 #include "formats/dial9/dial9-private.h"
 
@@ -99,23 +99,10 @@ enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1, FR_SLOW = 2 };
 /* Less unread than this: read more. */
 #define WIN_LOW (TP_IN_BUF / 128)
 
-static int
-dec_fail(struct dec *d, const unsigned char *at, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-dec_fail(struct dec *d, const unsigned char *at, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_failv(d->err, TP_EXIT_DATA, fmt, ap);
-	va_end(ap);
-	d->err->offset = d->base + (uint64_t)(at - d->win);
-	d->err->index = d->frames;
-	d->err->unit = "frame";
-	return FR_BAD;
-}
+/* A data fault at byte at of the window, in the current frame: FR_BAD. */
+#define dec_fail(d, at, ...) \
+	tp_fail_at((d)->err, (d)->base + (uint64_t)((at) - (d)->win), \
+	    (d)->frames, "frame", __VA_ARGS__)
 
 static int
 dec_nomem(struct dec *d)
@@ -1033,13 +1020,8 @@ dec_schema(struct dec *d, const unsigned char *p, const unsigned char *end,
 			f->leadlen = f->keylen + 2;
 		}
 		x->fast = schema_fast(x);
-		if (x->nf > d->nvals) {
-			struct val *nv = realloc(d->vals, x->nf * sizeof *nv);
-			if (nv == NULL)
-				return dec_nomem(d);
-			d->vals = nv;
-			d->nvals = x->nf;
-		}
+		if (tp_grow(&d->vals, &d->nvals, x->nf, sizeof *d->vals) < 0)
+			return dec_nomem(d);
 	}
 	tw_begin(o, "dial9-schema");
 	tw_u64(o, "id", id);

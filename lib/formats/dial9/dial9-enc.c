@@ -12,6 +12,7 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "base/leb128.h"
 #include "formats/dial9/dial9-private.h"
 
@@ -26,19 +27,12 @@ buf_room(struct buf *b, size_t n)
 {
 	static unsigned char sink[64];
 
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 4096;
-		unsigned char *np;
-		while (cap - b->len < n)
-			cap *= 2;
-		if (b->nomem || (np = realloc(b->p, cap)) == NULL) {
-			/* Reported at the end of the record. */
-			b->nomem = 1;
-			b->len = 0;
-			return n <= sizeof sink ? sink : NULL;
-		}
-		b->p = np;
-		b->cap = cap;
+	if (b->cap - b->len < n && (b->nomem ||
+	    tp_grow(&b->p, &b->cap, b->len + n, 1) < 0)) {
+		/* Reported at the end of the record. */
+		b->nomem = 1;
+		b->len = 0;
+		return n <= sizeof sink ? sink : NULL;
 	}
 	return b->p + b->len;
 }
@@ -115,8 +109,9 @@ struct enc {
 	struct buf sb;		/* unescaped strings */
 	struct buf nb;		/* the event's name */
 	const struct tr_field **fv;	/* record field of each schema field */
+	size_t fvcap;
 	struct rawspec *rs;
-	size_t nfv;
+	size_t rscap;
 	uint32_t *seen;
 	size_t seencap;
 };
@@ -220,17 +215,9 @@ enc_header(struct enc *e, const struct tr_rec *rec)
 static int
 enc_need_fields(struct enc *e, size_t nf)
 {
-	if (nf > e->nfv) {
-		const struct tr_field **fv = realloc(e->fv, nf * sizeof *fv);
-		struct rawspec *rs;
-		if (fv == NULL)
-			return enc_nomem(e);
-		e->fv = fv;
-		if ((rs = realloc(e->rs, nf * sizeof *rs)) == NULL)
-			return enc_nomem(e);
-		e->rs = rs;
-		e->nfv = nf;
-	}
+	if (tp_grow(&e->fv, &e->fvcap, nf, sizeof *e->fv) < 0 ||
+	    tp_grow(&e->rs, &e->rscap, nf, sizeof *e->rs) < 0)
+		return enc_nomem(e);
 	return 0;
 }
 
@@ -365,7 +352,7 @@ pool_ref(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 		pe = pool_get(p, *id);
 		if (pe != NULL && pe->len == n && memcmp(pe->data, data, n) == 0)
 			return 0;
-	} else if ((pe = dial9_pool_holder(p, data, n, hash_bytes(data, n),
+	} else if ((pe = dial9_pool_holder(p, data, n, tp_hash_mem(data, n),
 	    &slot)) != NULL) {
 		*id = pe->id;
 		return 0;

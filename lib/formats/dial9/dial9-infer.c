@@ -24,14 +24,11 @@ dial9_hex_pairs(const char *s, size_t n)
 	return 1;
 }
 
-static int
-span_is(const struct tr_field *f, const char *w)
-{
-	size_t n = strlen(w);
-
-	return f->vallen == n && memcmp(f->val, w, n) == 0;
-}
-
+/*
+ * dial9's float, older than tr_value_kind's and kept so that schemas are
+ * inferred as before: nan, inf, or a '.' or a signed exponent, whether
+ * or not the rest reads as a number (1e5 is a word here, 1.x a float).
+ */
 static int
 looks_float(const char *s, size_t n)
 {
@@ -53,29 +50,32 @@ dial9_infer_type(const struct tr_field *f)
 {
 	const char *s = f->val, *cur, *v;
 	size_t n = f->vallen, vl;
-	uint64_t u;
-	int64_t i;
 
-	if (tr_is_null(f))
+	switch (tr_value_kind(s, n)) {
+	case TR_NULL:
 		return 0;
-	if (n == 0)
+	case TR_EMPTY:
 		return T_BYTES;
-	if (s[0] == '"')
+	case TR_STRING:
 		return T_STRING;
-	if (s[0] == '{')
+	case TR_MAP:
 		return T_SMAP;
-	if (s[0] == '[') {
+	case TR_LIST:
+		/* [{type:value},...] dynamic, [[k,v],...] a dynamic map */
 		cur = s;
 		if (tr_elem(&cur, s + n, NULL, NULL, &v, &vl) <= 0)
 			return T_STACK;
 		return v[0] == '{' ? T_LIST : v[0] == '[' ? T_MAP : T_STACK;
-	}
-	if (span_is(f, "true") || span_is(f, "false"))
+	case TR_BOOL:
 		return T_BOOL;
-	if (tp_parse_u64(s, n, &u) == 0)
+	case TR_UINT:
 		return T_VARINT;
-	if (tp_parse_i64(s, n, &i) == 0)
+	case TR_INT:
 		return T_I64;
+	case TR_FLOAT:
+	case TR_WORD:
+		break;
+	}
 	if (looks_float(s, n))
 		return T_F64;
 	if (dial9_hex_pairs(s, n))
@@ -94,7 +94,8 @@ dial9_fits(unsigned t, const struct tr_field *f)
 	t &= ~OPT;
 	if (got == t)
 		return 1;
-	if (span_is(f, "[]"))		/* an empty list of any kind */
+	/* an empty list of any kind */
+	if (f->vallen == 2 && memcmp(f->val, "[]", 2) == 0)
 		return t == T_STACK || t == T_PSTACK || t == T_LIST || t == T_MAP;
 	switch (t) {
 	case T_U8:

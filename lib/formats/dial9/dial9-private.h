@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "formats/dial9/dial9.h"
 #include "text/text.h"
 
@@ -70,34 +71,6 @@ reserved_key(const void *key, size_t n)
 		if (strlen(reserved[i]) == n && memcmp(reserved[i], key, n) == 0)
 			return 1;
 	return 0;
-}
-
-/* ------------------------------------------------------------ hashing */
-
-static inline uint64_t
-hash_bytes(const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n, w;
-
-	while (n >= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
-		h ^= h >> 32;
-		p += 8;
-		n -= 8;
-	}
-	w = 0;
-	if (n > 0)
-		memcpy(&w, p, n);
-	h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
-	return h ^ (h >> 29);
-}
-
-static inline size_t
-hash_id(uint32_t id)
-{
-	return (size_t)(((uint64_t)id * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
 }
 
 /* ------------------------------------------------------------ arena */
@@ -166,14 +139,15 @@ pool_get(const struct pool *p, uint32_t id)
 		return &p->e[id];
 	if (p->byid == NULL)
 		return NULL;
-	for (i = hash_id(id) & p->idmask; p->byid[i] != 0; i = (i + 1) & p->idmask)
+	for (i = (size_t)(tp_hash_u32(id) >> 32) & p->idmask; p->byid[i] != 0;
+	    i = (i + 1) & p->idmask)
 		if (p->e[p->byid[i] - 1].id == id)
 			return &p->e[p->byid[i] - 1];
 	return NULL;
 }
 
 /*
- * The holder of this content (h: hash_bytes of it), or NULL; *slot gets
+ * The holder of this content (h: tp_hash_mem of it), or NULL; *slot gets
  * its bydata slot.
  */
 struct pent *dial9_pool_holder(const struct pool *p, const void *data,

@@ -7,6 +7,7 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "formats/dial9/dial9-private.h"
 #include "formats/probe.h"
 
@@ -176,7 +177,7 @@ pool_grow_ids(struct pool *p)
 	p->byid = t;
 	p->idmask = cap - 1;
 	for (i = 0; i < p->n; i++) {
-		size_t j = hash_id(p->e[i].id) & p->idmask;
+		size_t j = (size_t)(tp_hash_u32(p->e[i].id) >> 32) & p->idmask;
 		while (t[j] != 0)
 			j = (j + 1) & p->idmask;
 		t[j] = (uint32_t)i + 1;
@@ -214,7 +215,7 @@ dial9_pool_define(struct pool *p, struct arena *a, uint32_t id,
     const void *data, size_t len)
 {
 	struct pent *e = pool_get(p, id), *h;
-	uint64_t hash = hash_bytes(data, len);
+	uint64_t hash = tp_hash_mem(data, len);
 	unsigned char *copy;
 	size_t slot;
 
@@ -225,20 +226,15 @@ dial9_pool_define(struct pool *p, struct arena *a, uint32_t id,
 		e->holder = 0;
 	}
 	if (e == NULL) {
-		if (p->n == p->cap) {
-			size_t cap = p->cap ? p->cap * 2 : 256;
-			struct pent *ne = realloc(p->e, cap * sizeof *ne);
-			if (ne == NULL)
-				return NULL;
-			p->e = ne;
-			p->cap = cap;
-		}
-		if ((p->n + 1) * 2 > p->idmask + 1 && pool_grow_ids(p) < 0)
+		/* (a definition per pool entry: no call until it is full) */
+		if ((p->n == p->cap &&
+		    tp_grow(&p->e, &p->cap, p->n + 1, sizeof *p->e) < 0) ||
+		    ((p->n + 1) * 2 > p->idmask + 1 && pool_grow_ids(p) < 0))
 			return NULL;
 		e = &p->e[p->n++];
 		e->id = id;
 		e->holder = 0;
-		slot = hash_id(id) & p->idmask;
+		slot = (size_t)(tp_hash_u32(id) >> 32) & p->idmask;
 		while (p->byid[slot] != 0)
 			slot = (slot + 1) & p->idmask;
 		p->byid[slot] = (uint32_t)p->n;
@@ -281,14 +277,8 @@ seg_put(struct seg *s, struct schema *x)
 
 	if (*page == NULL && (*page = calloc(ID_PAGE, sizeof **page)) == NULL)
 		return -1;
-	if (s->nused == s->usedcap) {
-		size_t cap = s->usedcap ? 2 * s->usedcap : 64;
-		uint32_t *u = realloc(s->used, cap * sizeof *u);
-		if (u == NULL)
-			return -1;
-		s->used = u;
-		s->usedcap = cap;
-	}
+	if (tp_grow(&s->used, &s->usedcap, s->nused + 1, sizeof *s->used) < 0)
+		return -1;
 	(*page)[x->id % ID_PAGE] = x;
 	s->used[s->nused++] = x->id;
 	return 0;
@@ -344,7 +334,7 @@ dial9_seg_by_name(struct seg *s, const void *name, size_t n)
 {
 	if (s->byname == NULL)
 		return NULL;
-	return *name_slot(s, name, n, hash_bytes(name, n));
+	return *name_slot(s, name, n, tp_hash_mem(name, n));
 }
 
 /* x becomes the holder of its name.  0, or -1 out of memory. */
@@ -420,14 +410,8 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 		return -1;
 	while (cap < (size_t)x->nf * 2)
 		cap *= 2;
-	if (*seencap < cap) {
-		free(*seen);
-		if ((*seen = malloc(cap * sizeof **seen)) == NULL) {
-			*seencap = 0;
-			return -1;
-		}
-		*seencap = cap;
-	}
+	if (tp_grow(seen, seencap, cap, sizeof **seen) < 0)
+		return -1;
 	memset(*seen, 0, cap * sizeof **seen);
 	x->worker_field = -1;
 	for (i = 0; i < x->nf; i++) {
@@ -438,7 +422,7 @@ schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
 		f->name = p + 2;
 		p += 2 + f->namelen;
 		f->tag = *p++;
-		h = hash_bytes(f->name, f->namelen);
+		h = tp_hash_mem(f->name, f->namelen);
 		for (j = (uint32_t)h & (cap - 1); (*seen)[j] != 0;
 		    j = (j + 1) & (uint32_t)(cap - 1)) {
 			struct field *g = &x->f[(*seen)[j] - 1];
@@ -502,7 +486,7 @@ dial9_seg_register(struct seg *s, uint32_t id, const unsigned char *body,
 	x->bodylen = (uint32_t)len;
 	x->namelen = tp_get_le16(copy);
 	x->name = copy + 2;
-	x->namehash = hash_bytes(x->name, x->namelen);
+	x->namehash = tp_hash_mem(x->name, x->namelen);
 	x->tsbyte = tsbyte;
 	if (schema_fields(s, x, seen, seencap) < 0 || seg_hold_name(s, x) < 0 ||
 	    seg_put(s, x) < 0)
