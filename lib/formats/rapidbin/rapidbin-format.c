@@ -1,56 +1,16 @@
 /*
- * What each decoder's program says after an input, from the decoder's
- * statistics: the same words from X2txt and from any2txt.  Program side:
- * it prints (tp_warn, tp_note).
+ * The RapidBin format's registration: its row, its programs' options and
+ * help, what rapidbin2txt and txt2rapidbin say after an input.
  */
 #include <stdint.h>
-#include <string.h>
 
-#include "formats/dial9/dial9.h"
-#include "driver.h"
+#include "formats/registry.h"
 #include "formats/rapidbin/rapidbin.h"
-#include "formats/std/std.h"
-#include "formats/trac/trac.h"
-#include "formats/ucir/ucir.h"
-#include "formats/wtf/wtf.h"
+
+TP_FORMAT_ADAPT(rapidbin)
 
 static void
-trac_report(const void *stats, int failed)
-{
-	const struct trac_dec_stats *st = stats;
-
-	(void)failed;
-	if (st->arch == NULL)
-		return;
-	if (st->header_len > TRAC_HEADER_WARN)
-		tp_warn("JSON header of %llu bytes: x64dbg refuses more than %d",
-		    (unsigned long long)st->header_len, TRAC_HEADER_WARN);
-	if (st->compression_set)
-		tp_warn("the JSON header names a compression: x64dbg has none "
-		    "and reads the blocks as they are, as this program does");
-	if (st->first_not_full)
-		tp_warn("the first instruction block is not a full register "
-		    "dump: x64dbg cannot show it");
-	if (st->repaired_tids > 0)
-		tp_note("%llu thread id%s written without flag 0x80 %s "
-		    "repaired (tidstored=noflag)",
-		    (unsigned long long)st->repaired_tids,
-		    tp_s(st->repaired_tids),
-		    st->repaired_tids == 1 ? "was" : "were");
-	if (st->truncated_at != TP_NONE)
-		tp_note("trace cut at offset 0x%llx (--allow-truncated)",
-		    (unsigned long long)st->truncated_at);
-	tp_note("arch %s: %llu block%s, %llu instruction%s (%llu full "
-	    "dump%s), %llu memory access%s, %llu user block%s", st->arch->name,
-	    (unsigned long long)st->blocks, tp_s(st->blocks),
-	    (unsigned long long)st->insns, tp_s(st->insns),
-	    (unsigned long long)st->full_dumps, tp_s(st->full_dumps),
-	    (unsigned long long)st->accesses, st->accesses == 1 ? "" : "es",
-	    (unsigned long long)st->user_blocks, tp_s(st->user_blocks));
-}
-
-static void
-rapidbin_report(const void *stats, int failed)
+dec_report(const void *stats, int failed, const struct tp_say *say)
 {
 	const struct rapidbin_dec_stats *st = stats;
 	const struct rb_header *h = &st->header;
@@ -58,133 +18,149 @@ rapidbin_report(const void *stats, int failed)
 	uint64_t events = h->events & INT64_MAX;
 
 	if (st->bit63 > 0)
-		tp_warn("%llu event%s %s bit 63 set (bit63=1); RAPID and "
-		    "Wasmgrind readers ignore that bit",
+		tp_say(say, TP_SAY_WARN, "%llu event%s %s bit 63 set (bit63=1); "
+		    "RAPID and Wasmgrind readers ignore that bit",
 		    (unsigned long long)st->bit63, tp_s(st->bit63),
 		    st->bit63 == 1 ? "has" : "have");
 	if (!st->have_header)
 		return;
 	if (st->strict && st->estimated && !failed)
-		tp_warn("strict: more than %u distinct ids of a kind: the "
-		    "header's count was checked against an estimate, "
+		tp_say(say, TP_SAY_WARN, "strict: more than %u distinct ids of a "
+		    "kind: the header's count was checked against an estimate, "
 		    "within %u %%", RB_EXACT_IDS, RB_EST_PERCENT);
 	if (st->truncated_at != TP_NONE)
-		tp_note("trace cut at offset 0x%llx: %u trailing byte%s "
-		    "dropped (--allow-truncated)",
+		tp_say(say, TP_SAY_NOTE, "trace cut at offset 0x%llx: %u "
+		    "trailing byte%s dropped (--allow-truncated)",
 		    (unsigned long long)st->truncated_at, st->truncated_bytes,
 		    tp_s(st->truncated_bytes));
 	/* Lenient, as RAPID is, but a short file is worth a word. */
 	if (st->events < events && !failed)
-		tp_warn("the header says events=%llu but the file ends after "
-		    "%llu event%s (truncated?)", (unsigned long long)events,
-		    (unsigned long long)st->events, tp_s(st->events));
-	tp_note("header: threads=%u locks=%lu vars=%lu events=%llu",
-	    (unsigned)h->threads, (unsigned long)h->locks,
+		tp_say(say, TP_SAY_WARN, "the header says events=%llu but the "
+		    "file ends after %llu event%s (truncated?)",
+		    (unsigned long long)events, (unsigned long long)st->events,
+		    tp_s(st->events));
+	tp_say(say, TP_SAY_NOTE, "header: threads=%u locks=%lu vars=%lu "
+	    "events=%llu", (unsigned)h->threads, (unsigned long)h->locks,
 	    (unsigned long)h->vars, (unsigned long long)h->events);
 	if (st->counted)
-		tp_note("trace:  threads=%s%llu locks=%s%llu vars=%s%llu "
-		    "events=%llu (distinct ids)", st->estimated & 1 ? "~" : "",
+		tp_say(say, TP_SAY_NOTE, "trace:  threads=%s%llu locks=%s%llu "
+		    "vars=%s%llu events=%llu (distinct ids)",
+		    st->estimated & 1 ? "~" : "",
 		    (unsigned long long)st->threads,
 		    st->estimated & 2 ? "~" : "",
 		    (unsigned long long)st->locks, st->estimated & 4 ? "~" : "",
 		    (unsigned long long)st->vars,
 		    (unsigned long long)st->events);
 	if (st->estimated)
-		tp_note("~: more than %u distinct ids of that kind, so the "
-		    "count is an estimate (HyperLogLog, 1.6 %% standard "
-		    "error, within %u %%)", RB_EXACT_IDS, RB_EST_PERCENT);
+		tp_say(say, TP_SAY_NOTE, "~: more than %u distinct ids of that "
+		    "kind, so the count is an estimate (HyperLogLog, 1.6 %% "
+		    "standard error, within %u %%)", RB_EXACT_IDS,
+		    RB_EST_PERCENT);
 	if (events < st->events)
-		tp_note("the file holds more events than the header says "
-		    "(lenient: read to the end of the file)");
+		tp_say(say, TP_SAY_NOTE, "the file holds more events than the "
+		    "header says (lenient: read to the end of the file)");
+}
+
+/* -v compares the header with the trace: the distinct ids are counted. */
+static void
+dec_verbose(void *opts)
+{
+	((struct rapidbin_dec_opts *)opts)->count = 1;
 }
 
 static void
-std_report(const void *stats, int failed)
+enc_report(const void *stats, int failed, const struct tp_say *say)
 {
-	const struct std_dec_stats *st = stats;
+	const struct rapidbin_enc_stats *st = stats;
+	static const char *const what[] = { "thread ids", "lock ids",
+	    "variables", "locations" };
+	const int dense[] = { st->dense_threads, st->dense_locks,
+	    st->dense_vars, st->dense_locs };
 
-	(void)failed;
-	tp_note("%llu event%s", (unsigned long long)st->events,
-	    tp_s(st->events));
-}
-
-static void
-dial9_report(const void *stats, int failed)
-{
-	const struct dial9_dec_stats *st = stats;
-
-	(void)failed;
-	if (st->stopped_at != TP_NONE)
-		tp_note("stopped at offset 0x%llx (--lenient): %s",
-		    (unsigned long long)st->stopped_at, st->stop_msg);
-	tp_note("%llu segments, %llu schemas, %llu events, %llu string pools, "
-	    "%llu stack pools, %llu resets (%llu backwards), %llu annotations",
-	    (unsigned long long)st->headers, (unsigned long long)st->schemas,
-	    (unsigned long long)st->events,
-	    (unsigned long long)st->string_pools,
-	    (unsigned long long)st->stack_pools,
-	    (unsigned long long)st->resets,
-	    (unsigned long long)st->resets_back,
-	    (unsigned long long)st->annotations);
-}
-
-static void
-wtf_report(const void *stats, int failed)
-{
-	const struct wtf_dec_stats *st = stats;
-
-	(void)failed;
-	if (st->version == 0)
+	if (failed)
 		return;
-	tp_note("%s trace: %llu records (%llu definitions, %llu of a wire id "
-	    "defined before), %llu chunks, %llu parts, %llu records earlier "
-	    "than the one before, %llu chunks and parts of unknown types",
-	    st->version == WTF_LEGACY_VERSION ? "legacy v3" : "chunked v10",
-	    (unsigned long long)st->records, (unsigned long long)st->defines,
-	    (unsigned long long)st->redefined, (unsigned long long)st->chunks,
-	    (unsigned long long)st->parts, (unsigned long long)st->backwards,
-	    (unsigned long long)st->unknown);
+	tp_report_skips(say, &st->skipped);
+	if (st->header_record == 2)
+		tp_say(say, TP_SAY_NOTE, "the decoded file held %llu event%s but "
+		    "%llu %s encoded: header counted again",
+		    (unsigned long long)st->file_events,
+		    tp_s(st->file_events),
+		    (unsigned long long)st->events,
+		    st->events == 1 ? "was" : "were");
+	if (st->folded_locs > 0)
+		tp_say(say, TP_SAY_WARN, "%llu distinct locations: the first "
+		    "32767 have their own, the other %llu share location 32767 "
+		    "(%llu event%s; --strict refuses)",
+		    (unsigned long long)(st->folded_locs + RB_LOC_MAX),
+		    (unsigned long long)st->folded_locs,
+		    (unsigned long long)st->folded_loc_events,
+		    tp_s(st->folded_loc_events));
+	if (st->folded_threads > 0)
+		tp_say(say, TP_SAY_WARN, "%llu distinct threads: the first 1023 "
+		    "have their own, the other %llu share thread 1023 (%llu "
+		    "event%s; --strict refuses)",
+		    (unsigned long long)(st->folded_threads + RB_TID_MAX),
+		    (unsigned long long)st->folded_threads,
+		    (unsigned long long)st->folded_thread_events,
+		    tp_s(st->folded_thread_events));
+	if (st->events == 0)
+		tp_say(say, TP_SAY_WARN, "no event written: the trace is a header "
+		    "only (the stream held no event record)");
+	for (int i = 0; i < 4; i++)
+		if (dense[i])
+			tp_say(say, TP_SAY_NOTE, "%s renumbered densely in order "
+			    "of first appearance (some do not fit)", what[i]);
+	tp_say(say, TP_SAY_NOTE, "header: threads=%u locks=%lu vars=%lu "
+	    "events=%llu (%s)", (unsigned)st->header.threads,
+	    (unsigned long)st->header.locks, (unsigned long)st->header.vars,
+	    (unsigned long long)st->header.events,
+	    st->header_record == 1 ? "as stored in the header record" :
+	    "distinct ids");
 }
 
-static void
-ucir_report(const void *stats, int failed)
-{
-	const struct ucir_dec_stats *st = stats;
-
-	(void)failed;
-	if (!st->header_done)
-		return;
-	if (st->level_guessed > 0)
-		tp_note("%llu frames were not written by this zlib at any level "
-		    "their header allows: txt2ucir gives back their ops, not "
-		    "their bytes", (unsigned long long)st->level_guessed);
-	tp_note("%s format, arch %s: %llu frames (%llu keyframes), %llu ops "
-	    "(%llu bytes), %llu instructions, %llu reads, %llu writes, "
-	    "%llu syscalls", st->variant == UCIR_TRACE ? "trace" : "replay",
-	    st->arch, (unsigned long long)st->frames,
-	    (unsigned long long)st->keyframes, (unsigned long long)st->ops,
-	    (unsigned long long)st->inflated, (unsigned long long)st->insns,
-	    (unsigned long long)st->reads, (unsigned long long)st->writes,
-	    (unsigned long long)st->syscalls);
-}
-
-static const struct {
-	const char *format;
-	tp_report_fn *fn;
-} reports[] = {
-	{ "trac", trac_report },
-	{ "rapidbin", rapidbin_report },
-	{ "std", std_report },
-	{ "dial9", dial9_report },
-	{ "wtf", wtf_report },
-	{ "ucir", ucir_report },
+static const struct tp_option dec_options[] = {
+	TP_OPTION_FLAG("strict", 's', struct rapidbin_dec_opts, strict,
+	    "apply Wasmgrind's rules: the header's thread, lock and variable "
+	    "counts must equal the distinct ids in the trace, and its event "
+	    "count the events"),
+	TP_OPTION_FLAG("allow-truncated", 't', struct rapidbin_dec_opts,
+	    allow_truncated, "end quietly at a cut last event (a writer "
+	    "stopped in the middle of a word)"),
+	{ NULL }
 };
 
-tp_report_fn *
-tp_dec_report(const char *format)
-{
-	for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++)
-		if (strcmp(reports[i].format, format) == 0)
-			return reports[i].fn;
-	return NULL;
-}
+/* txt2rapidbin's --meta is its program's: it writes a second file. */
+static const struct tp_option enc_options[] = {
+	TP_OPTION_FLAG("dense", 'd', struct rapidbin_enc_opts, dense,
+	    "renumber lock, var, child and loc values that do not fit their "
+	    "field, instead of failing"),
+	TP_OPTION_FLAG("no-pc", 'P', struct rapidbin_enc_opts, no_pc,
+	    "do not map pc= to locations (all get location 0)"),
+	TP_OPTION_FLAG("strict", 's', struct rapidbin_enc_opts, strict,
+	    "records without a RapidBin meaning are errors"),
+	{ NULL }
+};
+
+const struct tp_format tp_format_rapidbin = {
+	TP_FORMAT_MODULE(rapidbin),
+	.desc = "a RapidBin trace (RAPID, Wasmgrind)",
+	.exts = ".data .bin .rapidbin",
+	.flags = TP_FMT_NOMAGIC,
+	.dec.about =
+	    "Decode RapidBin traces (RAPID, Wasmgrind) into trace text, one event\n"
+	    "per line, after a rapidbin-header record.  FILEs may be gzip-compressed\n"
+	    "and are decoded in turn; without FILE, or when FILE is -, read\n"
+	    "standard input.  With -v, compare the header with the trace.\n",
+	.dec.options = dec_options,
+	.dec.verbose = dec_verbose,
+	.dec.report = dec_report,
+	.enc.about =
+	    "Encode trace text as a RapidBin trace.  RapidBin event records\n"
+	    "(acquire release read write fork join begin end request branch) are\n"
+	    "encoded; read and write records from other formats (addr=, size=, pc=)\n"
+	    "are mapped; other records are skipped and counted.  Without FILE, or\n"
+	    "when FILE is -, read standard input.\n",
+	.enc.exit1 = "malformed input (nothing is written)",
+	.enc.options = enc_options,
+	.enc.report = enc_report,
+};
