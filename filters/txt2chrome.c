@@ -35,13 +35,11 @@ run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 static int
 set_insn_range(void *target, const char *arg, struct tp_err *err)
 {
-	struct tc_opts *o = target;
-	char *end;
+	unsigned long long v;
 
-	o->insn_range = strtoull(arg, &end, 0);
-	if (*end != '\0' || o->insn_range == 0 || *arg == '-')
-		return tp_fail(err, TP_EXIT_FAIL, "--insn-range: '%s' is not a "
-		    "positive number of bytes", arg);
+	if (tp_option_bytes("--insn-range", arg, &v, err) < 0)
+		return -1;
+	((struct tc_opts *)target)->insn_range = v;
 	return 0;
 }
 

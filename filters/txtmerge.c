@@ -20,13 +20,11 @@ static const char about[] =
 static int
 set_run_size(void *target, const char *arg, struct tp_err *err)
 {
-	struct tm_opts *o = target;
-	char *end;
+	unsigned long long v;
 
-	o->run_bytes = strtoull(arg, &end, 0);
-	if (*end != '\0' || o->run_bytes == 0 || *arg == '-')
-		return tp_fail(err, TP_EXIT_FAIL, "--run-size: '%s' is not a "
-		    "positive number of bytes", arg);
+	if (tp_option_bytes("--run-size", arg, &v, err) < 0)
+		return -1;
+	((struct tm_opts *)target)->run_bytes = (size_t)v;
 	return 0;
 }
 

@@ -149,6 +149,19 @@ tp_option_number(const char *opt, const char *s, unsigned long long lo,
 	return 0;
 }
 
+int
+tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
+    struct tp_err *err)
+{
+	char *end;
+
+	*v = strtoull(s, &end, 0);
+	if (*end != '\0' || *v == 0 || *s == '-')
+		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a positive "
+		    "number of bytes", opt, s);
+	return 0;
+}
+
 void
 tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
 {

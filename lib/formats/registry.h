@@ -88,6 +88,14 @@ int tp_option_number(const char *opt, const char *s, unsigned long long lo,
     unsigned long long hi, unsigned long long *v, struct tp_err *err);
 
 /*
+ * A positive number of bytes s of option opt, decimal or 0x hex, into
+ * *v: 0, or -1 with err filled ("--run-size: 'x' is not a positive
+ * number of bytes").
+ */
+int tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
+    struct tp_err *err);
+
+/*
  * What a decoder or an encoder says after an input, from its stats
  * (failed: the input did not convert), through say.
  */

@@ -68,6 +68,19 @@ dec_verbose(void *opts)
 	((struct rapidbin_dec_opts *)opts)->count = 1;
 }
 
+/* Ids past a field's width (max) share its last value: n of them. */
+static void
+folded(const struct tp_say *say, const char *ids, const char *id,
+    unsigned max, uint64_t n, uint64_t events)
+{
+	if (n > 0)
+		tp_say(say, TP_SAY_WARN, "%llu distinct %s: the first %u have "
+		    "their own, the other %llu share %s %u (%llu event%s; "
+		    "--strict refuses)", (unsigned long long)(n + max), ids,
+		    max, (unsigned long long)n, id, max,
+		    (unsigned long long)events, tp_s(events));
+}
+
 static void
 enc_report(const void *stats, int failed, const struct tp_say *say)
 {
@@ -87,22 +100,10 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 		    tp_s(st->file_events),
 		    (unsigned long long)st->events,
 		    st->events == 1 ? "was" : "were");
-	if (st->folded_locs > 0)
-		tp_say(say, TP_SAY_WARN, "%llu distinct locations: the first "
-		    "32767 have their own, the other %llu share location 32767 "
-		    "(%llu event%s; --strict refuses)",
-		    (unsigned long long)(st->folded_locs + RB_LOC_MAX),
-		    (unsigned long long)st->folded_locs,
-		    (unsigned long long)st->folded_loc_events,
-		    tp_s(st->folded_loc_events));
-	if (st->folded_threads > 0)
-		tp_say(say, TP_SAY_WARN, "%llu distinct threads: the first 1023 "
-		    "have their own, the other %llu share thread 1023 (%llu "
-		    "event%s; --strict refuses)",
-		    (unsigned long long)(st->folded_threads + RB_TID_MAX),
-		    (unsigned long long)st->folded_threads,
-		    (unsigned long long)st->folded_thread_events,
-		    tp_s(st->folded_thread_events));
+	folded(say, "locations", "location", RB_LOC_MAX, st->folded_locs,
+	    st->folded_loc_events);
+	folded(say, "threads", "thread", RB_TID_MAX, st->folded_threads,
+	    st->folded_thread_events);
 	if (st->events == 0)
 		tp_say(say, TP_SAY_WARN, "no event written: the trace is a header "
 		    "only (the stream held no event record)");
