@@ -2,10 +2,8 @@
  * The registry: the formats' registrations, and what finds one by name
  * or by content.
  */
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "formats/registry.h"
@@ -132,42 +130,4 @@ tp_option_set(const struct tp_option *o, void *target, const char *arg,
 		return o->set(target, arg, err);
 	memcpy((char *)target + o->flag, &one, sizeof one);
 	return 0;
-}
-
-int
-tp_option_number(const char *opt, const char *s, unsigned long long lo,
-    unsigned long long hi, unsigned long long *v, struct tp_err *err)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (end == s || *end != '\0' || *s == '-' || errno != 0 || *v < lo ||
-	    *v > hi)
-		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a number "
-		    "from %llu to %llu", opt, s, lo, hi);
-	return 0;
-}
-
-int
-tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
-    struct tp_err *err)
-{
-	char *end;
-
-	*v = strtoull(s, &end, 0);
-	if (*end != '\0' || *v == 0 || *s == '-')
-		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a positive "
-		    "number of bytes", opt, s);
-	return 0;
-}
-
-void
-tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
-{
-	if (sk->count > 0)
-		tp_say(say, TP_SAY_WARN, "%llu record%s skipped, %s (first at "
-		    "line %llu: %s)", (unsigned long long)sk->count,
-		    tp_s(sk->count), sk->cannot,
-		    (unsigned long long)sk->first_line, sk->first_why);
 }

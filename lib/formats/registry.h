@@ -35,7 +35,9 @@
 #ifndef TP_FORMAT_H
 #define TP_FORMAT_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "base/err.h"
 #include "formats/probe.h"
@@ -80,30 +82,66 @@ int tp_option_set(const struct tp_option *o, void *target, const char *arg,
     struct tp_err *err);
 
 /*
- * The decimal number s of option opt ("--level"), from lo to hi, into
- * *v: 0, or -1 with err filled ("--level: 'x' is not a number from 0
- * to 9").
- */
-int tp_option_number(const char *opt, const char *s, unsigned long long lo,
-    unsigned long long hi, unsigned long long *v, struct tp_err *err);
-
-/*
- * A positive number of bytes s of option opt, decimal or 0x hex, into
- * *v: 0, or -1 with err filled ("--run-size: 'x' is not a positive
- * number of bytes").
- */
-int tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
-    struct tp_err *err);
-
-/*
  * What a decoder or an encoder says after an input, from its stats
  * (failed: the input did not convert), through say.
  */
 typedef void tp_report_fn(const void *stats, int failed,
     const struct tp_say *say);
 
+
+/*
+ * The helpers of registrations and mains, inline: a format's object uses
+ * nothing of the registry that lists it (tests/library-objects.sh).
+ */
+
+/*
+ * The decimal number s of option opt ("--level"), from lo to hi, into
+ * *v: 0, or -1 with err filled ("--level: 'x' is not a number from 0
+ * to 9").
+ */
+static inline int
+tp_option_number(const char *opt, const char *s, unsigned long long lo,
+    unsigned long long hi, unsigned long long *v, struct tp_err *err)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (end == s || *end != '\0' || *s == '-' || errno != 0 || *v < lo ||
+	    *v > hi)
+		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a number "
+		    "from %llu to %llu", opt, s, lo, hi);
+	return 0;
+}
+
+/*
+ * A positive number of bytes s of option opt, decimal or 0x hex, into
+ * *v: 0, or -1 with err filled ("--run-size: 'x' is not a positive
+ * number of bytes").
+ */
+static inline int
+tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
+    struct tp_err *err)
+{
+	char *end;
+
+	*v = strtoull(s, &end, 0);
+	if (*end != '\0' || *v == 0 || *s == '-')
+		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a positive "
+		    "number of bytes", opt, s);
+	return 0;
+}
+
 /* "N records skipped, CANNOT (first at line L: WHY)", if any: a warning. */
-void tp_report_skips(const struct tp_say *say, const struct tr_skips *sk);
+static inline void
+tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
+{
+	if (sk->count > 0)
+		tp_say(say, TP_SAY_WARN, "%llu record%s skipped, %s (first at "
+		    "line %llu: %s)", (unsigned long long)sk->count,
+		    tp_s(sk->count), sk->cannot,
+		    (unsigned long long)sk->first_line, sk->first_why);
+}
 
 /* One direction of a format: its program, options and report. */
 struct tp_codec {
