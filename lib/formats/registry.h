@@ -76,6 +76,14 @@ struct tp_option {
 	{ name, ch, NULL, help, offsetof(type, member), NULL }
 #define TP_OPTION_SET(name, ch, arg, set, help) \
 	{ name, ch, arg, help, 0, set }
+/*
+ * An encoder's --strict, in the words every encoder says it with: what
+ * ("a trace file") cannot hold is skipped and counted, or with it an
+ * error.
+ */
+#define TP_OPTION_STRICT(type, what) \
+	TP_OPTION_FLAG("strict", 's', type, strict, "a record " what \
+	    " cannot hold is an error (by default it is skipped and counted)")
 
 /* Option o given (with arg), into target: 0, or -1 with err filled. */
 int tp_option_set(const struct tp_option *o, void *target, const char *arg,

@@ -55,9 +55,7 @@ static const struct tp_option dec_options[] = {
 };
 
 static const struct tp_option enc_options[] = {
-	TP_OPTION_FLAG("strict", 's', struct dial9_enc_opts, strict,
-	    "a record dial9 cannot hold is an error (by default it is skipped "
-	    "and counted)"),
+	TP_OPTION_STRICT(struct dial9_enc_opts, "dial9"),
 	{ NULL }
 };
 

@@ -108,9 +108,7 @@ static const struct tp_option dec_options[] = {
 static const struct tp_option enc_options[] = {
 	TP_OPTION_SET("arch", 'a', "ARCH", set_arch, "x64 (default) or x86, "
 	    "for a stream without a trac-header record"),
-	TP_OPTION_FLAG("strict", 's', struct trac_enc_opts, strict,
-	    "a record a trace file cannot hold is an error (by default it is "
-	    "skipped and counted)"),
+	TP_OPTION_STRICT(struct trac_enc_opts, "a trace file"),
 	{ NULL }
 };
 

@@ -144,9 +144,7 @@ static const struct tp_option enc_options[] = {
 	    "made here (4096)"),
 	TP_OPTION_SET("max-frame", 'm', "BYTES", set_enc_max_frame,
 	    "refuse frames larger than BYTES (64 MiB)"),
-	TP_OPTION_FLAG("strict", 's', struct ucir_enc_opts, strict,
-	    "a record a replay file cannot hold is an error (by default it is "
-	    "skipped and counted)"),
+	TP_OPTION_STRICT(struct ucir_enc_opts, "a replay file"),
 	{ NULL }
 };
 

@@ -51,9 +51,7 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 }
 
 static const struct tp_option enc_options[] = {
-	TP_OPTION_FLAG("strict", 's', struct wtf_enc_opts, strict,
-	    "a record a trace cannot hold is an error (by default it is "
-	    "skipped and counted)"),
+	TP_OPTION_STRICT(struct wtf_enc_opts, "a trace"),
 	{ NULL }
 };
 
