@@ -7,22 +7,12 @@
 #include "opts.h"
 #include "driver.h"
 
-static const char help[] =
-    "Usage: json2txt [OPTION]... [FILE]...\n"
+static const char about[] =
     "Write each JSON object of the input ({\"kind\":KIND, fields...}, as\n"
     "txt2json(1) writes them, one per line or spread over lines as jq\n"
     "prints them) as one line of trace text.\n"
     "Several FILEs are read in turn; without FILE, or when FILE is -,\n"
-    "read standard input.\n"
-    "\n"
-    "  -o, --output=FILE  write to FILE instead of standard output\n"
-    "  -q, --quiet        no warnings\n"
-    "  -v, --verbose      report the counts on standard error\n"
-    "  -h, --help         show this help and exit\n"
-    "  -V, --version      show the version and exit\n"
-    "\n"
-    "Exit status: 0 success, 1 invalid JSON or an object that is no\n"
-    "record (after the records before it), 2 usage or system error.\n";
+    "read standard input.\n";
 
 static struct nj_stats st;
 
@@ -36,9 +26,10 @@ run(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 int
 main(int argc, char **argv)
 {
-	struct tp_job job = { .help = help };	/* the common options only */
-	int first = tp_getopts(&job, argc, argv), status;
-	struct tp_each each = { job.com.output, 0, run, NULL, NULL, NULL };
+	struct tp_program p = { .about = about, .exit1 = "invalid JSON or an "
+	    "object that is no record (after the records before it)" };
+	int first = tp_parse(&p, argc, argv), status;
+	struct tp_each each = { p.output, 0, 0, run, NULL, NULL, NULL };
 
 	status = tp_run_each(&each, argc - first, argv + first);
 	tp_note("%llu records, %llu comments", (unsigned long long)st.records,

@@ -10,83 +10,68 @@
 #include "io/output.h"
 #include "driver.h"
 
-static const char help[] =
-    "Usage: txtmerge [OPTION]... [FILE]...\n"
+static const char about[] =
     "Merge trace text streams, each sorted by ts, into one in ts order\n"
     "(with --sort, streams that are not sorted, such as dial9 traces).\n"
     "Records with equal ts keep the order of the FILEs; lines without ts\n"
     "(comments, structure records) stay after the record of their own\n"
-    "input they followed.  - is standard input, as is no FILE.\n"
-    "\n"
-    "  -t, --tag           add input=N (0 for the first FILE) to every record\n"
-    "  -r, --renumber-tids give colliding thread ids of different inputs\n"
-    "                      distinct numbers (tid=, and child= of fork, join)\n"
-    "  -s, --sort-check    a record whose ts goes back within its input is\n"
-    "                      an error (default: merged as it comes, reported)\n"
-    "  -S, --sort          sort each input by ts first, in runs of at most\n"
-    "      --run-size=BYTES  of text (default 64 MiB) in temporary files\n"
-    "                      in $TMPDIR (default /tmp)\n"
-    "  -o, --output=FILE   write to FILE instead of standard output\n"
-    "  -q, --quiet         no warnings\n"
-    "  -v, --verbose       report the counts on standard error\n"
-    "  -h, --help          show this help and exit\n"
-    "  -V, --version       show the version and exit\n"
-    "\n"
-    "Exit status: 0 success, 1 malformed input or, with --sort-check, an\n"
-    "unsorted one (after the records merged before it), 2 usage or\n"
-    "system error.\n";
+    "input they followed.  - is standard input, as is no FILE.\n";
+
+static int
+set_run_size(void *target, const char *arg, struct tp_err *err)
+{
+	unsigned long long v;
+
+	if (tp_option_bytes("--run-size", arg, &v, err) < 0)
+		return -1;
+	((struct tm_opts *)target)->run_bytes = (size_t)v;
+	return 0;
+}
+
+static const struct tp_option options[] = {
+	TP_OPTION_FLAG("tag", 't', struct tm_opts, tag,
+	    "add input=N (0 for the first FILE) to every record"),
+	TP_OPTION_FLAG("renumber-tids", 'r', struct tm_opts, renumber,
+	    "give colliding thread ids of different inputs distinct numbers "
+	    "(tid=, and child= of fork, join)"),
+	TP_OPTION_FLAG("sort-check", 's', struct tm_opts, sort_check,
+	    "a record whose ts goes back within its input is an error "
+	    "(default: merged as it comes, reported)"),
+	TP_OPTION_FLAG("sort", 'S', struct tm_opts, sort,
+	    "sort each input by ts first, in runs of at most --run-size bytes "
+	    "of text in temporary files in $TMPDIR (default /tmp)"),
+	TP_OPTION_SET("run-size", 0, "BYTES", set_run_size,
+	    "the text of one run of --sort (default 64 MiB)"),
+	{ NULL }
+};
 
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		TP_COMMON_LONGOPTS,
-		{ "tag", no_argument, NULL, 't' },
-		{ "renumber-tids", no_argument, NULL, 'r' },
-		{ "sort-check", no_argument, NULL, 's' },
-		{ "sort", no_argument, NULL, 'S' },
-		{ "run-size", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct tp_common com = { NULL };
 	struct tm_opts opts = { 0, 0, 0, 0, 0 };
-	char *end;
+	const struct tp_optset sets[] = { { options, &opts, NULL } };
+	struct tp_program p = { .about = about, .exit1 = "malformed input or, "
+	    "with --sort-check, an unsorted one (after the records merged "
+	    "before it)", .sets = sets, .nsets = 1 };
 	struct tm_input *in;
 	struct tm_merge m;
 	struct tp_err err;
 	struct tp_out out;
 	size_t n, i, opened;
-	int c, rc, status = TP_EXIT_OK;
+	int first = tp_parse(&p, argc, argv), rc, status = TP_EXIT_OK;
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "trsS", longopts,
-	    NULL)) != -1) {
-		switch (c) {
-		case 't': opts.tag = 1; break;
-		case 'r': opts.renumber = 1; break;
-		case 's': opts.sort_check = 1; break;
-		case 'S': opts.sort = 1; break;
-		case 'R':
-			opts.run_bytes = strtoull(optarg, &end, 0);
-			if (*end != '\0' || opts.run_bytes == 0 || *optarg == '-')
-				tp_usage_error(help, "--run-size: '%s' is not a "
-				    "positive number of bytes", optarg);
-			break;
-		default: tp_opt_common(c, &com, help);
-		}
-	}
 	if (opts.sort && opts.sort_check)
-		tp_usage_error(help, "--sort and --sort-check exclude each other");
+		tp_usage_error(&p, "--sort and --sort-check exclude each other");
 	/* No FILE: standard input, which merges with nothing. */
-	n = optind < argc ? (size_t)(argc - optind) : 1;
+	n = first < argc ? (size_t)(argc - first) : 1;
 	if ((in = calloc(n, sizeof *in)) == NULL) {
 		tp_error("out of memory");
 		return TP_EXIT_FAIL;
 	}
 	tp_err_clear(&err);
 	for (opened = 0; opened < n; opened++) {
-		if (tp_in_open(&in[opened].in, optind < argc ?
-		    argv[optind + opened] : NULL, &err) < 0) {
+		if (tp_in_open(&in[opened].in, first < argc ?
+		    argv[first + opened] : NULL, &err) < 0) {
 			tp_err_print(&err, in[opened].in.name);
 			tp_in_close(&in[opened].in);
 			for (i = 0; i < opened; i++)
@@ -95,7 +80,7 @@ main(int argc, char **argv)
 			return TP_EXIT_FAIL;
 		}
 	}
-	if ((status = tp_open_output(&out, com.output, 0)) != TP_EXIT_OK) {
+	if ((status = tp_open_output(&out, p.output, 0)) != TP_EXIT_OK) {
 		for (i = 0; i < n; i++)
 			tp_in_close(&in[i].in);
 		free(in);

@@ -15,115 +15,101 @@
 #include "tools/stat.h"
 #include "text/text.h"
 
-static const char help[] =
-"Usage: txtstat [--json] [--by FIELD] [--top N] [--max-keys N] [-o FILE] [FILE]...\n"
+static const char about[] =
 "Summarise trace text streams in one pass: records per kind, per thread and\n"
 "per event name; time span and rate; seq range; data and code addresses,\n"
 "reads and writes, shared and multi-writer variables, the most accessed\n"
 "addresses; per lock acquisitions, threads and longest hold; the fork tree.\n"
-"\n"
-"  -j, --json           one JSON object instead of the aligned report\n"
-"  -b, --by=FIELD       only a count table of the values of FIELD (or kind)\n"
-"  -n, --top=N          rows per table (default 10; 0: all)\n"
-"      --max-keys=N     distinct keys kept per table (default 1048576);\n"
-"                         past it, distinct counts are estimates\n"
-"  -o, --output=FILE    write to FILE instead of stdout\n"
-"  -q, --quiet          no warnings\n"
-"  -v, --verbose        more messages\n"
-"  -h, --help           this help\n"
-"  -V, --version        the version\n"
-"\n"
-"Several FILEs are summarised together.  Exit status: 0, 1 for malformed\n"
-"input (no report), 2 for a usage or system error.\n";
+"Several FILEs are summarised together.\n";
 
-enum { OPT_MAX_KEYS = 256 };
-
-static const struct option longopts[] = {
-	TP_COMMON_LONGOPTS,
-	{ "json", no_argument, NULL, 'j' },
-	{ "by", required_argument, NULL, 'b' },
-	{ "top", required_argument, NULL, 'n' },
-	{ "max-keys", required_argument, NULL, OPT_MAX_KEYS },
-	{ 0 }
-};
-
-static size_t
-count_arg(const char *opt, const char *s, int zero_ok)
+static int
+count_arg(const char *opt, const char *s, int zero_ok, size_t *n,
+    struct tp_err *err)
 {
 	uint64_t v;
 
 	if (tp_parse_u64(s, strlen(s), &v) < 0 || v > SIZE_MAX / 2 ||
 	    (v == 0 && !zero_ok))
-		tp_usage_error(help, "%s: \"%s\" is not a %s number", opt, s,
-		    zero_ok ? "" : "positive");
-	return (size_t)v;
+		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\" is not a %s number",
+		    opt, s, zero_ok ? "" : "positive");
+	*n = (size_t)v;
+	return 0;
+}
+
+static int
+set_by(void *target, const char *arg, struct tp_err *err)
+{
+	if (*arg == '\0')
+		return tp_fail(err, TP_EXIT_FAIL, "--by: empty field name");
+	((struct ts_opts *)target)->by = arg;
+	return 0;
+}
+
+static int
+set_top(void *target, const char *arg, struct tp_err *err)
+{
+	return count_arg("--top", arg, 1, &((struct ts_opts *)target)->top,
+	    err);
+}
+
+static int
+set_max_keys(void *target, const char *arg, struct tp_err *err)
+{
+	return count_arg("--max-keys", arg, 0,
+	    &((struct ts_opts *)target)->max_keys, err);
+}
+
+static const struct tp_option options[] = {
+	TP_OPTION_FLAG("json", 'j', struct ts_opts, json,
+	    "one JSON object instead of the aligned report"),
+	TP_OPTION_SET("by", 'b', "FIELD", set_by,
+	    "only a count table of the values of FIELD (or kind)"),
+	TP_OPTION_SET("top", 'n', "N", set_top,
+	    "rows per table (default 10; 0: all)"),
+	TP_OPTION_SET("max-keys", 0, "N", set_max_keys, "distinct keys kept "
+	    "per table (default 1048576); past it, distinct counts are "
+	    "estimates"),
+	{ NULL }
+};
+
+static int
+add_input(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
+{
+	struct tr_reader r;
+
+	(void)out;
+	(void)err;
+	tr_init(&r, in);
+	return ts_add_input(ctx, &r);
+}
+
+/* The report, once every input is in. */
+static int
+report(void *ctx, struct tp_out *out, struct tp_err *err)
+{
+	(void)err;
+	ts_report(ctx, out);
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct tp_common com = { 0 };
 	struct ts_opts o = { .top = 10, .max_keys = TS_MAX_KEYS_DEFAULT };
+	const struct tp_optset sets[] = { { options, &o, NULL } };
+	struct tp_program p = { .usage = "[--json] [--by FIELD] [--top N] "
+	    "[--max-keys N] [-o FILE] [FILE]...", .about = about,
+	    .exit1 = "malformed input (no report)", .sets = sets, .nsets = 1 };
+	int first = tp_parse(&p, argc, argv), status;
+	struct tp_each each = { p.output, 0, 0, add_input, NULL, report, NULL };
 	struct ts_stat *s;
-	struct tp_out out;
-	int c, i, nfiles, rc = 0;
 
-	tp_setprog(argv[0]);
-	while ((c = getopt_long(argc, argv, TP_COMMON_SHORTOPTS "jb:n:",
-	    longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o.json = 1;
-			break;
-		case 'b':
-			if (*optarg == '\0')
-				tp_usage_error(help, "--by: empty field name");
-			o.by = optarg;
-			break;
-		case 'n':
-			o.top = count_arg("--top", optarg, 1);
-			break;
-		case OPT_MAX_KEYS:
-			o.max_keys = count_arg("--max-keys", optarg, 0);
-			break;
-		default:
-			tp_opt_common(c, &com, help);
-		}
-	}
 	if ((s = ts_new(&o)) == NULL) {
 		tp_error("out of memory");
 		return TP_EXIT_FAIL;
 	}
-	/* A directory or an unusable -o is refused before any input is read. */
-	if ((rc = tp_open_output(&out, com.output, 0)) != 0) {
-		ts_free(s);
-		return rc;
-	}
-	nfiles = argc - optind;
-	for (i = 0; i < (nfiles > 0 ? nfiles : 1) && rc == 0; i++) {
-		const char *path = nfiles > 0 ? argv[optind + i] : NULL;
-		struct tp_err err;
-		struct tp_in in;
-		struct tr_reader r;
-
-		tp_err_clear(&err);
-		if (tp_in_open(&in, path, &err) < 0) {
-			tp_err_print(&err, in.name);
-			tp_in_close(&in);
-			rc = TP_EXIT_FAIL;
-			break;
-		}
-		tr_init(&r, &in);
-		if (ts_add_input(s, &r) < 0 || tp_in_close(&in) < 0) {
-			tp_err_print(&err, in.name);
-			rc = err.status;
-		}
-		tp_in_close(&in);
-	}
-	if (rc == 0)
-		ts_report(s, &out);
-	if (tp_close_output(&out, rc == 0) != 0 && rc == 0)
-		rc = TP_EXIT_FAIL;
+	each.ctx = s;
+	status = tp_run_each(&each, argc - first, argv + first);
 	ts_free(s);
-	return rc;
+	return status;
 }

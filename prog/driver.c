@@ -1,9 +1,11 @@
 /*
- * The converters' common main() body.
+ * The programs' common main() body: the loop over the inputs, and the
+ * format programs' work on each.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -58,20 +60,10 @@ tp_probe_bytes(struct tp_in *in, const unsigned char **p)
 }
 
 int
-tp_refuse_terminal(const struct tp_format *f, const struct tp_in *in,
-    struct tp_err *err)
-{
-	if (!(f->flags & TP_FMT_TEXT) && in->fd >= 0 && isatty(in->fd))
-		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
-		    "data from a terminal");
-	return 0;
-}
-
-int
 tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
     struct tp_err *err)
 {
-	const struct tp_format *g, *other = NULL;
+	const struct tp_format *const *g, *other = NULL;
 	const unsigned char *p;
 	const char *z, *cmd;
 	char detail[128];
@@ -86,14 +78,14 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	/* Trace text is no format of the table: any claim on it is right. */
 	own = dir == TP_DECODE ? f->probe(p, n, detail, sizeof detail) :
 	    TP_PROBE_NO;
-	for (g = tp_formats; g->name != NULL; g++) {
+	for (g = tp_formats; *g != NULL; g++) {
 		int v;
-		if (g == f && dir == TP_DECODE)
+		if (*g == f && dir == TP_DECODE)
 			continue;
-		v = g->probe(p, n, detail, sizeof detail);
+		v = (*g)->probe(p, n, detail, sizeof detail);
 		if (v > level) {
 			level = v;
-			other = g;
+			other = *g;
 		}
 	}
 	if (other == NULL || level <= own)
@@ -101,169 +93,22 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 	err->offset = 0;
 	return tp_fail(err, TP_EXIT_DATA, "this %s %s%s; use %s",
 	    level == TP_PROBE_YES ? "is" : "looks like", other->desc,
-	    dir == TP_ENCODE ? ", not trace text" : "", other->decoder);
+	    dir == TP_ENCODE ? ", not trace text" : "", other->dec.program);
 }
 
-void
-tp_warn_skips(const struct tr_skips *sk)
-{
-	if (sk->count > 0)
-		tp_warn("%llu record%s skipped, %s (first at line %llu: %s)",
-		    (unsigned long long)sk->count, sk->count == 1 ? "" : "s",
-		    sk->cannot, (unsigned long long)sk->first_line,
-		    sk->first_why);
-}
-
-void
-tp_inputs_init(struct tp_inputs *it, int nfiles, char **files, unsigned flags)
-{
-	it->files = files;
-	it->nfiles = nfiles;
-	it->next = 0;
-	it->flags = flags;
-	it->path = NULL;
-	it->out = NULL;
-	it->status = 0;
-	tp_err_clear(&it->err);
-}
-
-/* The worst failure's status is the program's (2 over 1, as grep). */
+/* A failed input: said after the records before it; the worst status kept. */
 static void
-inputs_failed(struct tp_inputs *it)
+input_failed(const struct tp_each *each, struct tp_out *out,
+    const struct tp_err *err, const char *name, int *status)
 {
-	int status = it->err.status ? it->err.status : TP_EXIT_FAIL;
+	int st = err->status ? err->status : TP_EXIT_FAIL;
 
-	/* After the valid records before the fault, on a shared terminal. */
-	if (it->out != NULL && status == TP_EXIT_DATA)
-		tp_out_flush(it->out);
-	tp_err_print(&it->err, it->in.name);
-	if (status > it->status)
-		it->status = status;
-}
-
-int
-tp_inputs_next(struct tp_inputs *it)
-{
-	while (it->next < (it->nfiles > 0 ? it->nfiles : 1)) {
-		if (it->status != 0 && !(it->flags & TP_INPUTS_KEEP_GOING))
-			return 0;
-		it->path = it->nfiles > 0 ? it->files[it->next] : NULL;
-		it->next++;
-		tp_err_clear(&it->err);
-		if (tp_in_open(&it->in, it->path, &it->err) == 0)
-			return 1;
-		inputs_failed(it);
-		tp_in_close(&it->in);
-	}
-	return 0;
-}
-
-int
-tp_inputs_done(struct tp_inputs *it, int rc)
-{
-	if (tp_in_close(&it->in) < 0)
-		rc = -1;
-	if (rc < 0)
-		inputs_failed(it);
-	return rc < 0 ? -1 : 0;
-}
-
-static int
-run_one(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
-{
-	const struct tp_job *job = ctx;
-	const struct tp_format *f = tp_format_find(job->format);
-	struct tr_reader r;
-
-	in->gz_fallback = job->dir == TP_DECODE && (f->flags & TP_FMT_NOMAGIC);
-	if (job->dir == TP_DECODE && !(f->flags & TP_FMT_TEXT) &&
-	    in->fd >= 0 && isatty(in->fd))
-		return tp_fail(err, TP_EXIT_FAIL, "refusing to read binary "
-		    "data from a terminal");
-	if (tp_check_format(f, job->dir, in, err) < 0)
-		return -1;
-	if (job->dir == TP_DECODE)
-		return f->decode(in, out, job->opts, job->stats, err);
-	tr_init(&r, in);
-	return f->encode(&r, out, job->opts, job->stats, err);
-}
-
-static void
-report_one(void *ctx, int failed)
-{
-	const struct tp_job *job = ctx;
-
-	job->report(job->stats, failed);
-}
-
-static int
-commit_job(void *ctx, struct tp_err *err)
-{
-	const struct tp_job *job = ctx;
-
-	return job->commit(err);
-}
-
-int
-tp_run(struct tp_job *job, int nfiles, char **files)
-{
-	const struct tp_format *f = tp_format_find(job->format);
-	struct tp_each each;
-
-	if (job->report == NULL && job->dir == TP_DECODE)
-		job->report = tp_dec_report(job->format);
-	each = (struct tp_each){ job->com.output,
-	    !(job->dir == TP_DECODE || (f->flags & TP_FMT_TEXT)),
-	    run_one, job->report != NULL ? report_one : NULL,
-	    job->commit != NULL ? commit_job : NULL, job };
-	if (job->dir == TP_ENCODE && nfiles > 1)
-		tp_usage_error(job->help, "too many operands: '%s'", files[1]);
-	return tp_run_each(&each, nfiles, files);
-}
-
-int
-tp_getopts(struct tp_job *job, int argc, char **argv)
-{
-	static const struct option common[] = { TP_COMMON_LONGOPTS };
-	enum { NCOMMON = sizeof common / sizeof common[0] };
-	struct option lo[NCOMMON + TP_OPTIONS_MAX + 1] = { TP_COMMON_LONGOPTS };
-	char so[sizeof TP_COMMON_SHORTOPTS + 2 * TP_OPTIONS_MAX] =
-	    TP_COMMON_SHORTOPTS;
-	const struct tp_option *o = job->options;
-	size_t nl = NCOMMON, ns = sizeof TP_COMMON_SHORTOPTS - 1;
-	int c;
-
-	tp_setprog(argv[0]);
-	for (; o != NULL && o->name != NULL; o++) {
-		if (nl == NCOMMON + TP_OPTIONS_MAX)
-			abort();	/* raise TP_OPTIONS_MAX */
-		lo[nl].name = o->name;
-		lo[nl].has_arg = o->has_arg ? required_argument : no_argument;
-		lo[nl++].val = o->ch;
-		so[ns++] = (char)o->ch;
-		if (o->has_arg)
-			so[ns++] = ':';
-	}
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		for (o = job->options; o != NULL && o->name != NULL; o++)
-			if (o->ch == c)
-				break;
-		if (o == NULL || o->name == NULL)
-			tp_opt_common(c, &job->com, job->help);
-		else if (o->fn != NULL)
-			o->fn(optarg);
-		else
-			*o->flag = 1;
-	}
-	return optind;
-}
-
-int
-tp_main(struct tp_job *job, int argc, char **argv)
-{
-	int first = tp_getopts(job, argc, argv);
-
-	return tp_run(job, argc - first, argv + first);
+	/* On a terminal that shows both, the records come first. */
+	if (out != NULL && !each->binary && st == TP_EXIT_DATA)
+		tp_out_flush(out);
+	tp_err_print(err, name);
+	if (st > *status)
+		*status = st;
 }
 
 int
@@ -273,25 +118,28 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 	struct tp_out out;
 	struct tp_err err;
 	struct tp_in in;
-	int i, rc = 0, opened = 0, status = TP_EXIT_OK;
+	int i, rc, opened = 0, status = TP_EXIT_OK, keep;
 
 	if (nfiles == 0) {
 		files = stdin_only;
 		nfiles = 1;
 	}
-	for (i = 0; i < nfiles && rc == 0; i++) {
+	for (i = 0; i < nfiles && (status == TP_EXIT_OK ||
+	    (each->flags & TP_EACH_KEEP_GOING)); i++) {
 		tp_err_clear(&err);
 		if (tp_in_open(&in, files[i], &err) < 0) {
 			tp_in_close(&in);
-			rc = -1;
-			break;
+			input_failed(each, opened ? &out : NULL, &err, in.name,
+			    &status);
+			continue;
 		}
 		/* The output is made once the first input is open. */
 		if (!opened) {
-			status = tp_open_output(&out, each->output, each->binary);
-			if (status != TP_EXIT_OK) {
+			int st = tp_open_output(&out, each->output,
+			    each->binary);
+			if (st != TP_EXIT_OK) {
 				tp_in_close(&in);
-				return status;
+				return st > status ? st : status;
 			}
 			opened = 1;
 		}
@@ -300,20 +148,153 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 			rc = -1;
 		if (each->done != NULL)
 			each->done(each->ctx, rc < 0);
+		if (rc < 0)
+			input_failed(each, &out, &err, in.name, &status);
 	}
-	if (rc == 0 && each->commit != NULL && each->commit(each->ctx, &err) < 0)
-		rc = -1;
+	if (opened && status == TP_EXIT_OK && each->commit != NULL &&
+	    each->commit(each->ctx, &out, &err) < 0)
+		input_failed(each, NULL, &err, in.name, &status);
+	if (!opened)
+		return status;
 	/*
 	 * The records before bad input stay where they were written as they
 	 * came; a file written under a temporary name appears only on
 	 * success.
 	 */
-	if (opened)
-		status = tp_close_output(&out, rc == 0 || (!each->binary &&
-		    err.status == TP_EXIT_DATA && out.tmppath == NULL));
-	if (rc < 0) {
-		tp_err_print(&err, in.name);
-		return err.status > status ? err.status : status;
+	keep = status == TP_EXIT_OK || (!each->binary && out.tmppath == NULL &&
+	    (status == TP_EXIT_DATA || (each->flags & TP_EACH_KEEP_GOING)));
+	rc = tp_close_output(&out, keep);
+	return rc > status ? rc : status;
+}
+
+static void
+say_line(enum tp_say_level level, const char *msg)
+{
+	if (level == TP_SAY_WARN)
+		tp_warn("%s", msg);
+	else
+		tp_note("%s", msg);
+}
+
+void
+tp_job_report(const struct tp_job *job, int failed)
+{
+	const struct tp_say say = { tp_verbosity, say_line };
+
+	if (job->ran && job->codec->report != NULL)
+		job->codec->report(job->stats, failed, &say);
+}
+
+int
+tp_job_convert(struct tp_job *job, struct tp_in *in, struct tp_out *out,
+    struct tp_err *err)
+{
+	const struct tp_format *f = job->format;
+	struct tr_reader r;
+
+	job->ran = 0;
+	if (job->dir == TP_DECODE) {
+		if (f->flags & TP_FMT_NOMAGIC)
+			in->gz_fallback = 1;
+		if (!(f->flags & TP_FMT_TEXT) && in->fd >= 0 && isatty(in->fd))
+			return tp_fail(err, TP_EXIT_FAIL, "refusing to read "
+			    "binary data from a terminal");
 	}
-	return status;
+	if (tp_check_format(f, job->dir, in, err) < 0)
+		return -1;
+	job->ran = 1;
+	if (job->dir == TP_DECODE)
+		return f->decode(in, out, job->opts, job->stats, err);
+	tr_init(&r, in);
+	return f->encode(&r, out, job->opts, job->stats, err);
+}
+
+void
+tp_job_init(struct tp_job *job, const char *format, enum tp_dir dir,
+    const struct tp_option *own, void *own_target)
+{
+	const struct tp_format *f = tp_format_find(format);
+
+	if (f == NULL)
+		abort();	/* a main names a format the registry lacks */
+	memset(job, 0, sizeof *job);
+	job->format = f;
+	job->dir = dir;
+	job->codec = dir == TP_DECODE ? &f->dec : &f->enc;
+	job->opts = calloc(1, job->codec->opts_size);
+	job->stats = calloc(1, job->codec->stats_size);
+	if (job->opts == NULL || job->stats == NULL) {
+		tp_error("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
+	job->sets[0] = (struct tp_optset){ job->codec->options, job->opts,
+	    NULL };
+	job->sets[1] = (struct tp_optset){ own, own_target, NULL };
+	job->prog.about = job->codec->about;
+	job->prog.exit1 = job->codec->exit1 != NULL ? job->codec->exit1 :
+	    dir == TP_DECODE ? "malformed or truncated input (after the "
+	    "records before the fault)" : "malformed input";
+	job->prog.single = dir == TP_ENCODE;
+	job->prog.sets = job->sets;
+	job->prog.nsets = 2;
+}
+
+void
+tp_job_verbose(struct tp_job *job)
+{
+	if (tp_verbosity >= 2 && job->codec->verbose != NULL)
+		job->codec->verbose(job->opts);
+}
+
+int
+tp_job_args(struct tp_job *job, int argc, char **argv)
+{
+	int first = tp_parse(&job->prog, argc, argv);
+
+	tp_job_verbose(job);
+	return first;
+}
+
+static int
+convert_one(struct tp_in *in, struct tp_out *out, void *ctx,
+    struct tp_err *err)
+{
+	return tp_job_convert(ctx, in, out, err);
+}
+
+static void
+report_one(void *ctx, int failed)
+{
+	tp_job_report(ctx, failed);
+}
+
+static int
+commit_job(void *ctx, struct tp_out *out, struct tp_err *err)
+{
+	const struct tp_job *job = ctx;
+
+	(void)out;
+	return job->commit(err);
+}
+
+int
+tp_job_run(struct tp_job *job, int nfiles, char **files)
+{
+	const struct tp_each each = { job->prog.output,
+	    job->dir == TP_ENCODE && !(job->format->flags & TP_FMT_TEXT), 0,
+	    convert_one, report_one, job->commit != NULL ? commit_job : NULL,
+	    job };
+
+	return tp_run_each(&each, nfiles, files);
+}
+
+int
+tp_format_main(const char *format, enum tp_dir dir, int argc, char **argv)
+{
+	struct tp_job job;
+	int first;
+
+	tp_job_init(&job, format, dir, NULL, NULL);
+	first = tp_job_args(&job, argc, argv);
+	return tp_job_run(&job, argc - first, argv + first);
 }

@@ -181,12 +181,35 @@ head -c 26 two.bin > short.bin
 rapidbin2txt -v short.bin > want.txt 2> want.err
 any2txt -v short.bin > got.txt 2> got.err
 same_file got.txt want.txt "a RapidBin file shorter than its header says: the same records"
-# (rapidbin2txt -v also counts distinct ids, a pass any2txt does not make.)
-is "$(grep -v ': a RapidBin' got.err)" "$(sed 's/^rapidbin2txt: /any2txt: /' want.err | grep -v ': trace: ')" \
+is "$(grep -v ': a RapidBin' got.err)" "$(sed 's/^rapidbin2txt: /any2txt: /' want.err)" \
     "... and the decoder's warning and notes, word for word"
 like "$(cat got.err)" "*header says events=2 but the file ends after 1 event*" "... which names the cut"
 trac2txt -v g.trace32 2>&1 > /dev/null | sed 's/^trac2txt: /any2txt: /' > want.err
 any2txt -v g.trace32 2>&1 > /dev/null | grep -v ': an x64dbg' > got.err
 same_file got.err want.err "x64dbg: the counts trac2txt -v prints"
+
+# The decoders' options and -v are their registrations': any2txt passes
+# each one as the decoder's own program takes it, and -v sets what the
+# decoder's -v sets (rapidbin2txt -v counts distinct ids).
+rapidbin2txt -v g.data 2>&1 > /dev/null | sed 's/^rapidbin2txt: /any2txt: /' > want.err
+any2txt -v g.data 2>&1 > /dev/null | grep -v ': a RapidBin' > got.err
+same_file got.err want.err "RapidBin: the report rapidbin2txt -v prints, the distinct ids included"
+head -c 1001 g.data > cut.data
+ANY="-F rapidbin" same_as rapidbin2txt --allow-truncated cut.data
+is "$a:$d" "0:0" "-F rapidbin --allow-truncated: a cut event dropped, as rapidbin2txt --allow-truncated does"
+ANY="-F rapidbin" same_as rapidbin2txt -t cut.data
+is "$a:$d" "0:0" "... and -t"
+{ cat "$srcdir/tests/data/probe/dial9.sample"; printf '\007'; } > tag.trc
+same_as dial92txt tag.trc
+is "$a:$(grep -c 'unknown frame tag' a.err)" "1:1" "dial9: an unknown frame tag is an error, as for dial92txt"
+same_as dial92txt --lenient tag.trc
+is "$a:$(cat a.err)" "0:" "--lenient passes through (its -l is any2txt's --list)"
+gen-ucir --frames 5 --ops 30 --seed 9 > g.ucir || exit 99
+same_as ucir2txt --max-frame=64 g.ucir
+is "$a:$(grep -c 'more than the limit of 64 (--max-frame)' a.err)" "1:1" "ucir: --max-frame passes through, as ucir2txt takes it"
+same_as ucir2txt -m 64 g.ucir
+ok $? "... and -m"
+any2txt --max-frame=x g.ucir > /dev/null 2> err.txt
+like "$?:$(head -1 err.txt)" "2:any2txt: --max-frame: 'x' is not a number from 1 to *" "... a bad value is a usage error, in its words"
 
 done_testing

@@ -90,6 +90,21 @@ while read -r prog input bin multi; do
 	fi
 done < programs
 
+# The shared options have one help text, written once, at the end of
+# every program's --help, then the exit statuses; -v says the same
+# everywhere except in txtfilter, whose -v inverts as grep's does.
+want_verbose="verbose        say what was done, on standard error"
+while read -r prog input bin multi; do
+	$prog --help > help.txt
+	v=$(grep -- '--verbose' help.txt | sed 's/^ *\(-v, \)\{0,1\}--//; s/  */ /g')
+	is "$v" "$(echo "$want_verbose" | sed 's/  */ /g')" "$prog --help: the one wording of --verbose"
+	like "$(grep -A1 -- '--help ' help.txt | tail -1)" "*-V, --version*show the version and exit" \
+	    "$prog --help: the shared options, in their order"
+	like "$(tail -n 3 help.txt | tr '\n' ' ')" "*Exit status: 0 *, 2 usage or system*error. " \
+	    "$prog --help: ends with the exit statuses"
+done < programs
+like "$(txtfilter --help | grep -- ' -v,')" "*-v, --invert*" "txtfilter: -v inverts, as grep's"
+
 # Output larger than a pipe holds: a reader that goes away ends the program
 # quietly (no message, status 0 or death by SIGPIPE); a full disk is a
 # one-line error and status 2.

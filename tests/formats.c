@@ -1,5 +1,5 @@
 /*
- * formats: the format table, one row a line, for the scripts that need
+ * formats: the registry, one format a line, for the scripts that need
  * the list of programs (tests/cli.sh, tests/format-probe.sh,
  * scripts/bench):
  *
@@ -12,10 +12,11 @@
 int
 main(void)
 {
-	const struct tp_format *f;
+	const struct tp_format *const *f;
 
-	for (f = tp_formats; f->name != NULL; f++)
-		printf("%s %s %s %s %s\n", f->name, f->decoder, f->encoder,
-		    f->flags & TP_FMT_TEXT ? "text" : "binary", f->desc);
+	for (f = tp_formats; *f != NULL; f++)
+		printf("%s %s %s %s %s\n", (*f)->name, (*f)->dec.program,
+		    (*f)->enc.program, (*f)->flags & TP_FMT_TEXT ? "text" :
+		    "binary", (*f)->desc);
 	return fflush(stdout) != 0 || ferror(stdout);
 }

@@ -56,3 +56,17 @@ tp_fail_at(struct tp_err *e, uint64_t offset, uint64_t index,
 	e->unit = unit;
 	return -1;
 }
+
+void
+tp_say(const struct tp_say *s, enum tp_say_level level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (s == NULL || (int)level > s->level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	s->line(level, msg);
+}

@@ -53,6 +53,24 @@ int tp_fail_at(struct tp_err *e, uint64_t offset, uint64_t index,
     const char *unit, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/*
+ * What a module has to say after its work (a decoder's report: counts,
+ * oddities of the input), as lines the program side prints or not.
+ * A warning is shown unless the program is quiet (-q), a note only when
+ * it is verbose (-v); level is the highest the program shows, so that
+ * lines nobody reads are not even formatted.
+ */
+enum tp_say_level { TP_SAY_WARN = 1, TP_SAY_NOTE = 2 };
+
+struct tp_say {
+	int level;		/* 0 nothing, TP_SAY_WARN, TP_SAY_NOTE */
+	void (*line)(enum tp_say_level level, const char *msg);
+};
+
+/* One line, formatted, to s->line when s shows its level. */
+void tp_say(const struct tp_say *s, enum tp_say_level level,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* "s" after a count other than 1, for messages: "%llu record%s". */
 static inline const char *
 tp_s(unsigned long long n)

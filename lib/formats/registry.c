@@ -1,74 +1,41 @@
 /*
- * The format table.  A new format adds its TP_FORMAT_ADAPT line and its
- * row; the order of the rows is the order of the probes and of the
- * program lists (tests/cli.sh, scripts/bench).
+ * The registry: the formats' registrations, and what finds one by name
+ * or by content.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/dial9/dial9.h"
 #include "formats/registry.h"
-#include "formats/rapidbin/rapidbin.h"
-#include "formats/std/std.h"
-#include "formats/trac/trac.h"
-#include "formats/ucir/ucir.h"
-#include "formats/wtf/wtf.h"
 
-TP_FORMAT_ADAPT(trac)
-TP_FORMAT_ADAPT(rapidbin)
-TP_FORMAT_ADAPT(std)
-TP_FORMAT_ADAPT(dial9)
-TP_FORMAT_ADAPT(ucir)
-TP_FORMAT_ADAPT(wtf)
+/*
+ * One line a format (its registration is tp_format_NAME, in
+ * formats/NAME/NAME-format.c).  The order is the order of the probes
+ * and of the program lists (tests/cli.sh, scripts/bench, scripts/fuzz).
+ */
+#define TP_FORMAT_ROWS \
+	TP_FORMAT_ROW(trac) \
+	TP_FORMAT_ROW(rapidbin) \
+	TP_FORMAT_ROW(std) \
+	TP_FORMAT_ROW(dial9) \
+	TP_FORMAT_ROW(ucir) \
+	TP_FORMAT_ROW(wtf)
 
-/* The decoders' options that any2txt passes through, as their mains spell them. */
-static const struct tp_dec_flag trac_flags[] = {
-	{ "allow-truncated", 't', offsetof(struct trac_dec_opts,
-	    allow_truncated), "x64dbg: end quietly at a cut last block" },
-	{ "repair-tid", 'r', offsetof(struct trac_dec_opts, repair_tid),
-	    "x64dbg: repair thread ids written without flag 0x80" },
-	{ NULL, 0, 0, NULL }
-};
-static const struct tp_dec_flag rapidbin_flags[] = {
-	{ "strict", 's', offsetof(struct rapidbin_dec_opts, strict),
-	    "RapidBin: header counts must equal the distinct ids" },
-	{ NULL, 0, 0, NULL }
-};
-static const struct tp_dec_flag ucir_flags[] = {
-	{ "check-level", 'c', offsetof(struct ucir_dec_opts, verify_level),
-	    "Usercorn: try the zlib level of every frame (-v counts misses)" },
-	{ NULL, 0, 0, NULL }
-};
-
-static const struct tp_dec_flag dial9_flags[] = {
-	{ "lenient", 0, offsetof(struct dial9_dec_opts, lenient),
-	    "dial9: stop quietly at the first frame that does not decode" },
-	{ NULL, 0, 0, NULL }
-};
-
-const struct tp_format tp_formats[] = {
-	TP_FORMAT_ROW_FLAGS(trac, "an x64dbg trace (TRAC)", ".trace64 .trace32",
-	    0, trac_flags),
-	TP_FORMAT_ROW_FLAGS(rapidbin, "a RapidBin trace (RAPID, Wasmgrind)",
-	    ".data .bin .rapidbin", TP_FMT_NOMAGIC, rapidbin_flags),
-	TP_FORMAT_ROW(std, "RAPID STD text", ".std", TP_FMT_TEXT),
-	TP_FORMAT_ROW_FLAGS(dial9, "a dial9 trace (dial9-trace-format, TRC)",
-	    ".trc", 0, dial9_flags),
-	TP_FORMAT_ROW_FLAGS(ucir, "a Usercorn trace (UCIR: replay or trace "
-	    "format)", ".ucir", 0, ucir_flags),
-	TP_FORMAT_ROW(wtf, "a Web Tracing Framework trace", ".wtf-trace", 0),
-	{ NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, 0, NULL }
-};
+#define TP_FORMAT_ROW(fmt) extern const struct tp_format tp_format_##fmt;
+TP_FORMAT_ROWS
+#undef TP_FORMAT_ROW
+#define TP_FORMAT_ROW(fmt) &tp_format_##fmt,
+const struct tp_format *const tp_formats[] = { TP_FORMAT_ROWS NULL };
+#undef TP_FORMAT_ROW
 
 const struct tp_format *
 tp_format_find(const char *name)
 {
-	const struct tp_format *f;
+	const struct tp_format *const *f;
 
-	for (f = tp_formats; f->name != NULL; f++)
-		if (strcmp(f->name, name) == 0)
-			return f;
+	for (f = tp_formats; *f != NULL; f++)
+		if (strcmp((*f)->name, name) == 0)
+			return *f;
 	return NULL;
 }
 
@@ -76,17 +43,17 @@ const struct tp_format *
 tp_format_probe(const unsigned char *p, size_t n, char *detail,
     size_t detailsz)
 {
-	const struct tp_format *f, *best = NULL;
+	const struct tp_format *const *f, *best = NULL;
 	int level = TP_PROBE_NO;
 	char d[128];
 
 	if (detail != NULL && detailsz > 0)
 		detail[0] = '\0';
-	for (f = tp_formats; f->name != NULL; f++) {
-		int v = f->probe(p, n, d, sizeof d);
+	for (f = tp_formats; *f != NULL; f++) {
+		int v = (*f)->probe(p, n, d, sizeof d);
 		if (v > level) {
 			level = v;
-			best = f;
+			best = *f;
 			if (detail != NULL && detailsz > 0) {
 				strncpy(detail, d, detailsz - 1);
 				detail[detailsz - 1] = '\0';
@@ -100,21 +67,21 @@ const struct tp_format *
 tp_format_detect(const unsigned char *p, size_t n, char *detail,
     size_t detailsz, const struct tp_format **tie)
 {
-	const struct tp_format *f, *best = NULL;
+	const struct tp_format *const *f, *best = NULL;
 	int level = TP_PROBE_NO;
 	char d[128];
 
 	*tie = NULL;
-	for (f = tp_formats; f->name != NULL; f++) {
-		int v = f->probe(p, n, d, sizeof d);
+	for (f = tp_formats; *f != NULL; f++) {
+		int v = (*f)->probe(p, n, d, sizeof d);
 		if (v == TP_PROBE_NO || v < level)
 			continue;
 		if (v == level) {
-			*tie = f;
+			*tie = *f;
 			continue;
 		}
 		level = v;
-		best = f;
+		best = *f;
 		*tie = NULL;
 		if (detail != NULL && detailsz > 0)
 			snprintf(detail, detailsz, "%s", d);
@@ -151,4 +118,16 @@ tp_compressed(const unsigned char *p, size_t n, const char **cmd)
 		return compressed[i].name;
 	}
 	return NULL;
+}
+
+int
+tp_option_set(const struct tp_option *o, void *target, const char *arg,
+    struct tp_err *err)
+{
+	int one = 1;
+
+	if (o->set != NULL)
+		return o->set(target, arg, err);
+	memcpy((char *)target + o->flag, &one, sizeof one);
+	return 0;
 }
