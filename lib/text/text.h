@@ -208,7 +208,7 @@ void tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
 /*
  * Records an encoder cannot express are skipped and counted, or under
  * --strict are an error: "WHY: CANNOT" at the record.  The program says
- * "N records skipped, CANNOT (first at line L: WHY)" (tp_warn_skips).
+ * "N records skipped, CANNOT (first at line L: WHY)" (tp_report_skips).
  */
 struct tr_skips {
 	int strict;		/* a skip is an error */
