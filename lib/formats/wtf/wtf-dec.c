@@ -835,22 +835,6 @@ struct dec {
 };
 
 static int
-dec_fail(struct dec *d, uint64_t off, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-dec_fail(struct dec *d, uint64_t off, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tp_failv(d->err, TP_EXIT_DATA, fmt, ap);
-	va_end(ap);
-	d->err->offset = off;
-	return -1;
-}
-
-static int
 dec_nomem(struct dec *d)
 {
 	return tp_fail(d->err, TP_EXIT_FAIL, "out of memory");
@@ -1256,31 +1240,33 @@ dec_define(struct dec *d, const struct defrec *r, uint64_t off)
 	struct wtf_def *def;
 
 	if (r->name_null || r->namelen == 0)
-		return dec_fail(d, off, "definition of wire id %u without a name",
-		    r->wire);
+		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
+		    "definition of wire id %u without a name", r->wire);
 	def = def_new(r->wire, r->cls, r->flags, (const char *)r->name,
 	    r->namelen, (const char *)r->sig, r->siglen, r->sig_null, &why);
 	if (def == NULL) {
 		if (strcmp(why, "out of memory") == 0)
 			return dec_nomem(d);
-		return dec_fail(d, off, "definition of wire id %u (%.*s): %s: "
-		    "\"%.*s\"", r->wire, (int)(r->namelen > 60 ? 60 : r->namelen),
-		    r->name, why, (int)(r->siglen > 80 ? 80 : r->siglen),
+		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
+		    "definition of wire id %u (%.*s): %s: \"%.*s\"", r->wire,
+		    (int)(r->namelen > 60 ? 60 : r->namelen), r->name, why, (int)(r->siglen > 80 ? 80 : r->siglen),
 		    r->sig ? (const char *)r->sig : "");
 	}
 	if (r->wire == WTF_WIRE_DEFINE && !same_as_define(&d->defs, def)) {
 		free(def);
-		return dec_fail(d, off, "wire id 1 (wtf.event#define) redefined "
-		    "as another event type");
+		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
+		    "wire id 1 (wtf.event#define) redefined as another event "
+		    "type");
 	}
 	if (d->legacy) {
 		for (unsigned i = 0; i < def->nargs; i++)
 			if (def->arg[i].type == WT_CHAR ||
 			    def->arg[i].type == WT_WCHAR) {
 				free(def);
-				return dec_fail(d, off, "definition of wire id %u: "
-				    "char and wchar have no legacy encoding",
-				    r->wire);
+				return tp_fail_at(d->err, off,
+				    d->rec_index - 1, "record", "definition "
+				    "of wire id %u: char and wchar have no "
+				    "legacy encoding", r->wire);
 			}
 	}
 	if (def_at(&d->defs, r->wire) != NULL && r->wire != WTF_WIRE_DEFINE)
@@ -1503,31 +1489,29 @@ legacy_records(struct dec *d)
 				return -1;
 			if (avail == 0 && want == 6)
 				return 0;
-			if (avail < 6) {
-				d->err->index = d->rec_index;
-				d->err->unit = "record";
-				return dec_fail(d, off, "truncated record: "
-				    "needs 6 bytes, only %ld left", avail);
-			}
+			if (avail < 6)
+				return tp_fail_at(d->err, off, d->rec_index,
+				    "record", "truncated record: needs 6 bytes, "
+				    "only %ld left", avail);
 			b = in->buf + in->pos;
 			wire = tp_get_be16(b);
 			def = def_at(&d->defs, wire);
-			if (def == NULL) {
-				d->err->index = d->rec_index;
-				d->err->unit = "record";
-				return dec_fail(d, off, "undefined wire id %u",
-				    wire);
-			}
+			if (def == NULL)
+				return tp_fail_at(d->err, off, d->rec_index,
+				    "record", "undefined wire id %u", wire);
 			size = legacy_args_size(def, b + 6, (size_t)avail - 6,
 			    &why);
 			if (size >= 0)
 				break;
+			/* An input error while the record is read is of it. */
 			d->err->index = d->rec_index;
 			d->err->unit = "record";
 			if (size == -1)
-				return dec_fail(d, off, "%s", why);
+				return tp_fail_at(d->err, off, d->rec_index,
+				    "record", "%s", why);
 			if ((size_t)avail < want || want == TP_IN_BLOCK)
-				return dec_fail(d, off, (size_t)avail < want ?
+				return tp_fail_at(d->err, off, d->rec_index,
+				    "record", (size_t)avail < want ?
 				    "truncated %.*s record: %ld bytes left" :
 				    "%.*s record longer than 256 KiB",
 				    (int)def->namelen, def->name, avail);
@@ -1574,7 +1558,8 @@ legacy_header_str(struct dec *d, const char *what, const unsigned char **s,
 	if (avail < 0)
 		return -1;
 	if (avail < 2 || (avail < 4 && tp_get_be16(in->buf + in->pos) != 0))
-		return dec_fail(d, off, "truncated header: %s", what);
+		return tp_fail_at(d->err, off, TP_NONE, NULL, "truncated header: "
+		    "%s", what);
 	*chars = tp_get_be16(in->buf + in->pos);
 	if (*chars == 0) {
 		*s = NULL;
@@ -1583,15 +1568,15 @@ legacy_header_str(struct dec *d, const char *what, const unsigned char **s,
 		return 0;
 	}
 	if (*chars == 0xffff)
-		return dec_fail(d, off, "%s: string-table reference in a legacy "
-		    "header", what);
+		return tp_fail_at(d->err, off, TP_NONE, NULL, "%s: string-table "
+		    "reference in a legacy header", what);
 	*len = tp_get_be16(in->buf + in->pos + 2);
 	avail = tp_in_fill(in, 4 + *len);
 	if (avail < 0)
 		return -1;
 	if ((size_t)avail < 4 + *len)
-		return dec_fail(d, off, "truncated header: %s needs %u bytes, "
-		    "only %ld left", what, 4 + *len, avail);
+		return tp_fail_at(d->err, off, TP_NONE, NULL, "truncated header: "
+		    "%s needs %u bytes, only %ld left", what, 4 + *len, avail);
 	*s = in->buf + in->pos + 4;
 	return 0;
 }
@@ -1638,8 +1623,8 @@ legacy_decode(struct dec *d, uint32_t build)
 	if ((avail = tp_in_fill(in, 12)) < 0)
 		return -1;
 	if (avail < 12)
-		return dec_fail(d, off, "truncated header: flags and timebase "
-		    "need 12 bytes, only %ld left", avail);
+		return tp_fail_at(d->err, off, TP_NONE, NULL, "truncated header: "
+		    "flags and timebase need 12 bytes, only %ld left", avail);
 	flags = tp_get_be32(in->buf + in->pos);
 	tb = (int64_t)((uint64_t)tp_get_be32(in->buf + in->pos + 8) << 32 |
 	    tp_get_be32(in->buf + in->pos + 4));
@@ -1714,7 +1699,8 @@ put_type(struct tp_out *o, const char *name, uint32_t type)
  * string once, the JS writer once per use).
  */
 static int
-strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
+strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
+    uint64_t chunk)
 {
 	struct strtab *t = &d->strs;
 	size_t i = 0, k, mask, used = 0;
@@ -1727,8 +1713,9 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off)
 	while (i < n) {
 		const unsigned char *z = memchr(b + i, 0, n - i);
 		if (z == NULL)
-			return dec_fail(d, off + i, "string table entry %zu has "
-			    "no terminating NUL byte", t->n);
+			return tp_fail_at(d->err, off + i, chunk, "chunk",
+			    "string table entry %zu has no terminating NUL "
+			    "byte", t->n);
 		if (t->n == t->cap) {
 			size_t c = t->cap ? t->cap * 2 : 1024;
 			uint32_t *o = realloc(t->off, c * sizeof *o);
@@ -1982,20 +1969,24 @@ cff_events(struct dec *d, const unsigned char *b, size_t len, uint64_t boff)
 		long n;
 		char *p;
 
+		/* An error below (memory, a definition) is of this record. */
 		d->err->index = d->rec_index;
 		d->err->unit = "record";
 		if (nslots - i < 2)
-			return dec_fail(d, off, "truncated record: 4 bytes "
-			    "left in the event buffer");
+			return tp_fail_at(d->err, off, d->rec_index, "record",
+			    "truncated record: 4 bytes left in the event "
+			    "buffer");
 		wire = tp_get_le32(s);
 		time = tp_get_le32(s + 4);
 		def = def_at(&d->defs, wire);
 		if (def == NULL)
-			return dec_fail(d, off, "undefined wire id %u", wire);
+			return tp_fail_at(d->err, off, d->rec_index, "record",
+			    "undefined wire id %u", wire);
 		n = cff_args_slots(d, def, s + 8, nslots - i - 2, &next, &why);
 		if (n < 0)
-			return dec_fail(d, off, "%.*s record: %s",
-			    (int)def->namelen, def->name, why);
+			return tp_fail_at(d->err, off, d->rec_index, "record",
+			    "%.*s record: %s", (int)def->namelen, def->name,
+			    why);
 		d->strs.next = next;
 		if (def->role == ROLE_DEFINE) {
 			struct defrec r;
@@ -2054,23 +2045,24 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 		uint32_t po = tp_get_le32(e + 4), pl = tp_get_le32(e + 8);
 		uint32_t pt = tp_get_le32(e);
 		if ((uint64_t)po + pl > dlen)
-			return dec_fail(d, off + 24 + 12 * (uint64_t)i,
-			    "part %u (offset %u, length %u) runs past the end "
-			    "of its chunk (%zu bytes of part data)", i, po, pl,
-			    dlen);
+			return tp_fail_at(d->err, off + 24 + 12 * (uint64_t)i,
+			    index, "chunk", "part %u (offset %u, length %u) "
+			    "runs past the end of its chunk (%zu bytes of part "
+			    "data)", i, po, pl, dlen);
 		if (po != end && (i == 0 || po < end))
-			return dec_fail(d, off + 24 + 12 * (uint64_t)i,
-			    i == 0 ? "part 0 does not start the part data "
-			    "(offset %u): not supported" :
+			return tp_fail_at(d->err, off + 24 + 12 * (uint64_t)i,
+			    index, "chunk", i == 0 ? "part 0 does not start "
+			    "the part data (offset %u): not supported" :
 			    "part %u (offset %u) overlaps the part before it",
 			    i == 0 ? po : i, i == 0 ? 0 : po);
 		end = (size_t)po + pl;
 		if (pt == WTF_PART_STRING_TABLE && !d->strs.present) {
-			if (strtab_load(d, data + po, pl, doff + po) < 0)
+			if (strtab_load(d, data + po, pl, doff + po, index) < 0)
 				return -1;
 		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
 			if (pl % 4 != 0)
-				return dec_fail(d, off + 24 + 12 * (uint64_t)i,
+				return tp_fail_at(d->err,
+				    off + 24 + 12 * (uint64_t)i, index, "chunk",
 				    "event buffer length %u is not a multiple "
 				    "of 4", pl);
 			ev.off = po;
@@ -2125,13 +2117,11 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 	}
 	if (have_ev && cff_events(d, data + ev.off, ev.len, doff + ev.off) < 0)
 		return -1;
-	if (d->strs.present && d->strs.next != d->strs.n) {
-		d->err->index = index;
-		d->err->unit = "chunk";
-		return dec_fail(d, off, "%zu of the %zu strings of the chunk's "
-		    "table are never used (writers store only what their "
-		    "records use)", d->strs.n - d->strs.next, d->strs.n);
-	}
+	if (d->strs.present && d->strs.next != d->strs.n)
+		return tp_fail_at(d->err, off, index, "chunk", "%zu of the %zu "
+		    "strings of the chunk's table are never used (writers "
+		    "store only what their records use)",
+		    d->strs.n - d->strs.next, d->strs.n);
 	return 0;
 }
 
@@ -2151,6 +2141,7 @@ cff_decode(struct dec *d, uint32_t build)
 		size_t got = 0;
 		long avail = tp_in_fill(in, 24);
 
+		/* An error below (input, memory) is of this chunk. */
 		d->err->index = index;
 		d->err->unit = "chunk";
 		if (avail < 0)
@@ -2158,16 +2149,19 @@ cff_decode(struct dec *d, uint32_t build)
 		if (avail == 0)
 			return 0;
 		if (avail < 24)
-			return dec_fail(d, off, "truncated chunk header: needs "
-			    "24 bytes, only %ld left", avail);
+			return tp_fail_at(d->err, off, index, "chunk",
+			    "truncated chunk header: needs 24 bytes, only %ld "
+			    "left", avail);
 		len = tp_get_le32(in->buf + in->pos + 8);
 		np = tp_get_le32(in->buf + in->pos + 20);
 		if (np > (WTF_CHUNK_MAX - 24) / 12 || len < 24 + 12 * np)
-			return dec_fail(d, off, "chunk length %u is less than "
-			    "its header and table of %u parts", len, np);
+			return tp_fail_at(d->err, off, index, "chunk",
+			    "chunk length %u is less than its header and table "
+			    "of %u parts", len, np);
 		if (len > WTF_CHUNK_MAX)
-			return dec_fail(d, off, "chunk length %u is more than "
-			    "the %u bytes read at most", len, WTF_CHUNK_MAX);
+			return tp_fail_at(d->err, off, index, "chunk",
+			    "chunk length %u is more than the %u bytes read at "
+			    "most", len, WTF_CHUNK_MAX);
 		d->chunk_off = off;
 		/* Memory grows only as far as the bytes have arrived. */
 		while (got < len) {
@@ -2180,8 +2174,9 @@ cff_decode(struct dec *d, uint32_t build)
 			if (n < 0)
 				return -1;
 			if (n == 0)
-				return dec_fail(d, off, "truncated chunk: needs "
-				    "%u bytes, only %zu left", len, got);
+				return tp_fail_at(d->err, off, index, "chunk",
+				    "truncated chunk: needs %u bytes, only %zu "
+				    "left", len, got);
 			got += (size_t)n;
 		}
 		if (cff_chunk(d, len, index) < 0)
@@ -2239,28 +2234,31 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	if (avail < 0) {
 		rc = -1;
 	} else if (avail == 0) {
-		rc = dec_fail(d, 0, "empty input: no WTF header");
+		rc = tp_fail_at(err, 0, TP_NONE, NULL, "empty input: no WTF "
+		    "header");
 	} else if (avail < 12) {
-		rc = dec_fail(d, 0, "truncated header: needs 12 bytes, only "
-		    "%ld left", avail);
+		rc = tp_fail_at(err, 0, TP_NONE, NULL, "truncated header: needs "
+		    "12 bytes, only %ld left", avail);
 	} else if (tp_get_be32(h) == WTF_MAGIC) {
 		uint32_t v = tp_get_be32(h + 8);
 		d->legacy = 1;
 		st->version = (int)v;
 		rc = v == WTF_LEGACY_VERSION ? legacy_decode(d, tp_get_be32(h + 4)) :
-		    dec_fail(d, 8, "big-endian (legacy) trace of format version "
-		    "%u: only version 3 is readable%s", v, v == 10 ?
+		    tp_fail_at(err, 8, TP_NONE, NULL, "big-endian (legacy) trace "
+		    "of format version %u: only version 3 is readable%s", v,
+		    v == 10 ?
 		    " (big-endian v10 is the 2013-06 first cut of the chunked "
 		    "format, which no reader accepts)" : "");
 	} else if (tp_get_le32(h) == WTF_MAGIC) {
 		uint32_t v = tp_get_le32(h + 8);
 		st->version = (int)v;
 		rc = v == WTF_CFF_VERSION ? cff_decode(d, tp_get_le32(h + 4)) :
-		    dec_fail(d, 8, "chunked trace of format version %u: only "
-		    "version 10 exists", v);
+		    tp_fail_at(err, 8, TP_NONE, NULL, "chunked trace of format "
+		    "version %u: only version 10 exists", v);
 	} else {
-		rc = dec_fail(d, 0, "bad magic %02x %02x %02x %02x: not a WTF "
-		    "trace (DE AD BE EF or EF BE AD DE)", h[0], h[1], h[2], h[3]);
+		rc = tp_fail_at(err, 0, TP_NONE, NULL, "bad magic %02x %02x %02x "
+		    "%02x: not a WTF trace (DE AD BE EF or EF BE AD DE)", h[0],
+		    h[1], h[2], h[3]);
 	}
 	deftab_free(&d->defs);
 	free(d->scopes.s);
