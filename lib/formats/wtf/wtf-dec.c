@@ -19,6 +19,7 @@
 #include "base/digits.h"
 #include "formats/probe.h"
 #include "base/fpconv.h"
+#include "base/grow.h"
 #include "text/json.h"
 #include "formats/wtf/wtf.h"
 
@@ -623,7 +624,7 @@ same_as_define(const struct deftab *t, const struct wtf_def *d)
 
 struct scopes {
 	struct { int64_t zone; uint64_t id; } *s;
-	size_t n, cap;		/* cap grows to SCOPE_MAX as scopes nest */
+	size_t n, cap;		/* n grows to SCOPE_MAX as scopes nest */
 	uint64_t count;
 };
 
@@ -632,14 +633,9 @@ scope_enter(struct scopes *sc, int64_t zone)
 {
 	uint64_t id = ++sc->count;
 
-	if (sc->n == sc->cap && sc->cap < SCOPE_MAX) {
-		size_t c = sc->cap ? 2 * sc->cap : 64;
-		void *s = realloc(sc->s, c * sizeof sc->s[0]);
-		if (s == NULL)
-			return id;
-		sc->s = s;
-		sc->cap = c;
-	}
+	if (sc->n == sc->cap && sc->n < SCOPE_MAX &&
+	    tp_grow(&sc->s, &sc->cap, sc->n + 1, sizeof sc->s[0]) < 0)
+		return id;
 	if (sc->n == SCOPE_MAX) {
 		/* The outermost scope is forgotten: its leave goes unnamed. */
 		memmove(sc->s, sc->s + 1, (SCOPE_MAX - 1) * sizeof sc->s[0]);
@@ -777,15 +773,19 @@ f64_to_f32_bits(double v)
 
 /* ---------------------------------------------------------------- decoder */
 
+struct strent {
+	uint32_t off, len;		/* in the part's bytes */
+	/*
+	 * The string as a quoted value in text (fmt_qstr), at text + qoff,
+	 * made once for equal strings; qlen QLEN_NONE when longer than
+	 * QSTR_INLINE (written at each use).
+	 */
+	uint32_t qoff, qlen;
+};
+
 struct strtab {
 	const unsigned char *base;	/* the part's bytes */
-	uint32_t *off, *len;		/* per ordinal */
-	/*
-	 * Per ordinal: the string as a quoted value in text (fmt_qstr), at
-	 * text + qoff, made once for equal strings; qlen QLEN_NONE when
-	 * longer than QSTR_INLINE (written at each use).
-	 */
-	uint32_t *qoff, *qlen;
+	struct strent *ent;		/* per ordinal */
 	unsigned char *text;
 	size_t textcap;
 	uint32_t *hash;			/* open addressing, ordinals + 1 */
@@ -1101,36 +1101,13 @@ put_array(struct dec *d, char *p, int type, const unsigned char *b,
 	return p;
 }
 
-/* Grow a scratch buffer to at least n bytes; -1 when out of memory. */
-static int
-grow_to(unsigned char **buf, size_t *cap, size_t n)
-{
-	size_t c = *cap ? *cap : 4096;
-	unsigned char *b;
-
-	while (c < n)
-		c *= 2;
-	if ((b = realloc(*buf, c)) == NULL)
-		return -1;
-	*buf = b;
-	*cap = c;
-	return 0;
-}
-
-/* As grow_to, and nothing to do (the case of nearly every call) inline. */
-static inline int
-grow(unsigned char **buf, size_t *cap, size_t n)
-{
-	return n <= *cap ? 0 : grow_to(buf, cap, n);
-}
-
 /* UTF-16 units as UTF-8 text (surrogate pairs joined), quoted. */
 static char *
 put_units(struct dec *d, char *p, const unsigned char *b, uint32_t count)
 {
 	size_t n = 0;
 
-	if (grow(&d->scratch, &d->scratchcap, (size_t)count * 3 + 4) < 0)
+	if (tp_grow(&d->scratch, &d->scratchcap, (size_t)count * 3 + 4, 1) < 0)
 		return NULL;
 	for (uint32_t i = 0; i < count; i++) {
 		unsigned u = tp_get_le16(b + 2 * i);
@@ -1614,7 +1591,7 @@ legacy_decode(struct dec *d, uint32_t build)
 		return -1;
 	have_context = s != NULL;
 	if (have_context) {
-		if (grow(&d->scratch, &d->scratchcap, clen + 1) < 0)
+		if (tp_grow(&d->scratch, &d->scratchcap, clen + 1, 1) < 0)
 			return dec_nomem(d);
 		memcpy(d->scratch, s, clen);
 		in->pos += 4 + clen;
@@ -1703,7 +1680,7 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
     uint64_t chunk)
 {
 	struct strtab *t = &d->strs;
-	size_t i = 0, k, mask, used = 0;
+	size_t i = 0, k, mask, used = 0, need;
 
 	t->base = b;
 	t->n = 0;
@@ -1716,25 +1693,11 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
 			return tp_fail_at(d->err, off + i, chunk, "chunk",
 			    "string table entry %zu has no terminating NUL "
 			    "byte", t->n);
-		if (t->n == t->cap) {
-			size_t c = t->cap ? t->cap * 2 : 1024;
-			uint32_t *o = realloc(t->off, c * sizeof *o);
-			if (o == NULL)
-				return dec_nomem(d);
-			t->off = o;
-			if ((o = realloc(t->len, c * sizeof *o)) == NULL)
-				return dec_nomem(d);
-			t->len = o;
-			if ((o = realloc(t->qoff, c * sizeof *o)) == NULL)
-				return dec_nomem(d);
-			t->qoff = o;
-			if ((o = realloc(t->qlen, c * sizeof *o)) == NULL)
-				return dec_nomem(d);
-			t->qlen = o;
-			t->cap = c;
-		}
-		t->off[t->n] = (uint32_t)i;
-		t->len[t->n] = (uint32_t)(z - (b + i));
+		if (t->n == t->cap &&
+		    tp_grow(&t->ent, &t->cap, t->n + 1, sizeof t->ent[0]) < 0)
+			return dec_nomem(d);
+		t->ent[t->n].off = (uint32_t)i;
+		t->ent[t->n].len = (uint32_t)(z - (b + i));
 		t->n++;
 		i = (size_t)(z - b) + 1;
 	}
@@ -1751,32 +1714,34 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
 	memset(t->hash, 0, k * sizeof *t->hash);
 	mask = k - 1;
 	for (i = 0; i < t->n; i++) {
-		const unsigned char *s = b + t->off[i];
-		uint32_t len = t->len[i], j;
+		struct strent *en = &t->ent[i];
+		const unsigned char *s = b + en->off;
+		uint32_t len = en->len, j;
 		size_t h = name_hash(s, len) & mask;
 		char *q;
 
-		while ((j = t->hash[h]) != 0 && (t->len[j - 1] != len ||
-		    memcmp(b + t->off[j - 1], s, len) != 0))
+		while ((j = t->hash[h]) != 0 && (t->ent[j - 1].len != len ||
+		    memcmp(b + t->ent[j - 1].off, s, len) != 0))
 			h = (h + 1) & mask;
 		if (j != 0) {
-			t->qoff[i] = t->qoff[j - 1];
-			t->qlen[i] = t->qlen[j - 1];
+			en->qoff = t->ent[j - 1].qoff;
+			en->qlen = t->ent[j - 1].qlen;
 			t->unique = 0;
 			continue;
 		}
 		t->hash[h] = (uint32_t)i + 1;
-		t->qlen[i] = QLEN_NONE;
+		en->qlen = QLEN_NONE;
 		if (len > QSTR_INLINE || used > UINT32_MAX / 2)
 			continue;
 		/* FIELD_COPY: room to copy the last one in one move */
-		if (grow(&t->text, &t->textcap, used + QUOTED_MAX(len) +
-		    FIELD_COPY) < 0)
+		need = used + QUOTED_MAX(len) + FIELD_COPY;
+		if (need > t->textcap &&
+		    tp_grow(&t->text, &t->textcap, need, 1) < 0)
 			return dec_nomem(d);
 		q = (char *)t->text + used;
-		t->qoff[i] = (uint32_t)used;
-		t->qlen[i] = (uint32_t)(fmt_qstr(q, s, len) - q);
-		used += t->qlen[i];
+		en->qoff = (uint32_t)used;
+		en->qlen = (uint32_t)(fmt_qstr(q, s, len) - q);
+		used += en->qlen;
 	}
 	return 0;
 }
@@ -1795,7 +1760,7 @@ strtab_check(const struct strtab *t, uint32_t o, uint32_t *next)
 		return "string ordinal in a chunk without a string table";
 	if (o >= t->n)
 		return "string ordinal past the end of the string table";
-	if (t->len[o] == 0)
+	if (t->ent[o].len == 0)
 		return "reference to an empty string table entry (readers take "
 		    "it for null; writers use 0xfffffffe for \"\")";
 	if (o == *next) {
@@ -1856,14 +1821,17 @@ short_:
 static char *
 cff_put_string(struct dec *d, char *p, uint32_t o)
 {
+	const struct strent *en;
+
 	if (o == 0xffffffffu)
 		return put_lit(p, "null");
 	if (o == 0xfffffffeu)
 		return put_str(d, p, "", 0, 0);
-	if (d->strs.qlen[o] != QLEN_NONE)
-		return put_piece(p, (const char *)d->strs.text + d->strs.qoff[o],
-		    d->strs.qlen[o]);
-	return put_str(d, p, d->strs.base + d->strs.off[o], d->strs.len[o], 0);
+	en = &d->strs.ent[o];
+	if (en->qlen != QLEN_NONE)
+		return put_piece(p, (const char *)d->strs.text + en->qoff,
+		    en->qlen);
+	return put_str(d, p, d->strs.base + en->off, en->len, 0);
 }
 
 static char *
@@ -1938,16 +1906,16 @@ cff_defrec(const struct dec *d, const unsigned char *s, struct defrec *r)
 	o = tp_get_le32(s + 12);
 	r->name_null = o == 0xffffffffu;
 	if (o < 0xfffffffeu) {
-		r->name = t->base + t->off[o];
-		r->namelen = t->len[o];
+		r->name = t->base + t->ent[o].off;
+		r->namelen = t->ent[o].len;
 	} else {
 		r->name = (const unsigned char *)"";
 	}
 	o = tp_get_le32(s + 16);
 	r->sig_null = o == 0xffffffffu;
 	if (o < 0xfffffffeu) {
-		r->sig = t->base + t->off[o];
-		r->siglen = t->len[o];
+		r->sig = t->base + t->ent[o].off;
+		r->siglen = t->ent[o].len;
 	} else {
 		r->sig = (const unsigned char *)"";
 	}
@@ -2168,7 +2136,7 @@ cff_decode(struct dec *d, uint32_t build)
 			size_t want = len - got > TP_IN_BLOCK ? TP_IN_BLOCK :
 			    len - got;
 			long n;
-			if (grow(&d->chunk, &d->chunkcap, got + want) < 0)
+			if (tp_grow(&d->chunk, &d->chunkcap, got + want, 1) < 0)
 				return dec_nomem(d);
 			n = tp_in_read(in, d->chunk + got, want);
 			if (n < 0)
@@ -2263,10 +2231,7 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	deftab_free(&d->defs);
 	free(d->scopes.s);
 	free(d->chunk);
-	free(d->strs.off);
-	free(d->strs.len);
-	free(d->strs.qoff);
-	free(d->strs.qlen);
+	free(d->strs.ent);
 	free(d->strs.text);
 	free(d->strs.hash);
 	free(d->scratch);
@@ -2365,12 +2330,19 @@ struct enc {
 	int64_t ltb;		/* its timebase, ms */
 };
 
+/* Room for n bytes in b; nothing to do (nearly every call) inline. */
+static inline int
+buf_reserve(struct buf *b, size_t n)
+{
+	return n <= b->cap ? 0 : tp_grow(&b->b, &b->cap, n, 1);
+}
+
 static inline int
 buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return 0;	/* p may be NULL (a null string) */
-	if (grow(&b->b, &b->cap, b->len + n) < 0)
+	if (buf_reserve(b, b->len + n) < 0)
 		return -1;
 	memcpy(b->b + b->len, p, n);
 	b->len += n;
@@ -2441,7 +2413,7 @@ get_str(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 		*n = 0;
 		return 1;
 	}
-	if (grow(&e->sbuf.b, &e->sbuf.cap, f->vallen + 1) < 0)
+	if (buf_reserve(&e->sbuf, f->vallen + 1) < 0)
 		return enc_nomem(e);
 	if (f->vallen == 2 && f->val[0] == '"') {
 		*s = e->sbuf.b;
@@ -2534,14 +2506,9 @@ tab_add(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 			j = (j + 1) & (e->hcap - 1);
 		}
 	}
-	if (e->nstr == e->soffcap) {
-		size_t c = e->soffcap ? 2 * e->soffcap : 1024;
-		uint32_t *p = realloc(e->soff, c * sizeof *p);
-		if (p == NULL)
-			return enc_nomem(e);
-		e->soff = p;
-		e->soffcap = c;
-	}
+	if (e->nstr == e->soffcap && tp_grow(&e->soff, &e->soffcap,
+	    (size_t)e->nstr + 1, sizeof e->soff[0]) < 0)
+		return enc_nomem(e);
 	e->soff[e->nstr] = (uint32_t)e->tab.len;
 	if (buf_add(&e->tab, s, n) < 0 || buf_add(&e->tab, "", 1) < 0)
 		return enc_nomem(e);
@@ -3410,7 +3377,7 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 				size_t kl;
 				kf.val = key;
 				kf.vallen = (uint32_t)keylen;
-				if (grow(&e->sbuf.b, &e->sbuf.cap, keylen + 1) < 0 ||
+				if (buf_reserve(&e->sbuf, keylen + 1) < 0 ||
 				    tr_str(e->r, rec, &kf, e->sbuf.b, e->sbuf.cap,
 				    &kl) < 0 || json_str(j, e->sbuf.b, kl) < 0 ||
 				    buf_add(j, ":", 1) < 0)
@@ -3450,7 +3417,7 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	}
 	{
 		size_t sl;
-		if (grow(&e->sbuf.b, &e->sbuf.cap, n + 1) < 0)
+		if (buf_reserve(&e->sbuf, n + 1) < 0)
 			return -1;
 		if (n == 2 && v[0] == '"')
 			sl = 0;
@@ -3930,7 +3897,7 @@ pbuf_field(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 {
 	size_t n;
 
-	if (grow(&e->pbuf.b, &e->pbuf.cap, e->pbuf.len + f->vallen + 1) < 0)
+	if (buf_reserve(&e->pbuf, e->pbuf.len + f->vallen + 1) < 0)
 		return enc_nomem(e);
 	*off = e->pbuf.len;
 	if (f->vallen > 0 && f->val[0] == '"') {
