@@ -20,6 +20,7 @@
 #include "formats/probe.h"
 #include "base/fpconv.h"
 #include "base/grow.h"
+#include "base/hash.h"
 #include "text/json.h"
 #include "formats/wtf/wtf.h"
 
@@ -132,31 +133,14 @@ def_at(const struct deftab *t, uint32_t w)
 }
 
 /*
- * A hash of names and table strings, 8 bytes at a time (every event's
- * name is looked up, every string of a table is entered).
+ * The hash of names (every event's name is looked up) and table strings
+ * (every string of a table is entered): tp_hash_mem's high half, which
+ * every byte reaches (the low bits miss the last bytes of a long name).
  */
-static uint32_t
+static inline uint32_t
 name_hash(const void *s, size_t n)
 {
-	const unsigned char *p = s;
-	uint64_t h = (uint64_t)n * UINT64_C(0x9e3779b97f4a7c15), w;
-
-	for (; n > 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
-		h ^= h >> 32;
-	}
-	if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, p, 4);
-		memcpy(&b, p + n - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else {
-		w = n == 0 ? 0 : (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 |
-		    p[n - 1];
-	}
-	h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
-	return (uint32_t)(h ^ h >> 32);
+	return (uint32_t)(tp_hash_mem(s, n) >> 32);
 }
 
 /* Keys of the event record itself: an argument of such a name is "arg.X". */
