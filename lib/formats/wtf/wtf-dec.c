@@ -3420,20 +3420,26 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 static const char *
 infer_type(const char *v, size_t n)
 {
-	int64_t iv;
-	uint64_t u;
-
-	if ((n == 4 && memcmp(v, "true", 4) == 0) ||
-	    (n == 5 && memcmp(v, "false", 5) == 0))
+	switch (tr_value_kind(v, n)) {
+	case TR_BOOL:
 		return "bool";
-	if ((n > 0 && (v[0] == '[' || v[0] == '{')) ||
-	    (n == 4 && memcmp(v, "null", 4) == 0))
+	case TR_NULL: case TR_UINT: case TR_INT: case TR_FLOAT: case TR_LIST:
+	case TR_MAP:
 		return "any";
-	if (tp_parse_i64(v, n, &iv) == 0 || tp_parse_u64(v, n, &u) == 0 ||
-	    (n > 0 && (v[0] == '-' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'))) ||
-	    (n >= 3 && (memcmp(v, "nan", 3) == 0 || memcmp(v, "inf", 3) == 0)))
-		return "any";
-	return "utf8";
+	case TR_WORD:
+		/*
+		 * A word that starts as a number does (1x, -x, .x, nanx,
+		 * info) is typed as one: the field's later values may be
+		 * numbers, which a utf8 argument would turn into strings.
+		 */
+		if (v[0] == '-' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9') ||
+		    (n >= 3 && (memcmp(v, "nan", 3) == 0 ||
+		    memcmp(v, "inf", 3) == 0)))
+			return "any";
+		return "utf8";
+	default:	/* TR_EMPTY, TR_STRING */
+		return "utf8";
+	}
 }
 
 /* A lowest free wire id from 2 on, or 0 when all are taken. */
