@@ -3295,39 +3295,21 @@ do_define(struct enc *e, const struct tr_rec *rec)
 
 /* ----------------------------------------------------------- inference */
 
+/*
+ * A string as JSON text.  Its bytes go as they are, UTF-8 or not: the
+ * reader gives them back so, and the round trip is byte for byte.
+ */
 static int
 json_str(struct buf *j, const unsigned char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	char *end;
 
-	if (buf_add(j, "\"", 1) < 0)
+	if (buf_reserve(j, j->len + TP_JSON_ESC_MAX(n)) < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = s[i];
-		char esc[6] = { '\\', 0, 0, 0, 0, 0 };
-		size_t k = 2;
-		if (c == '"' || c == '\\')
-			esc[1] = (char)c;
-		else if (c == '\n')
-			esc[1] = 'n';
-		else if (c == '\r')
-			esc[1] = 'r';
-		else if (c == '\t')
-			esc[1] = 't';
-		else if (c < 0x20) {
-			memcpy(esc + 1, "u00", 3);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			k = 6;
-		} else {
-			if (buf_add(j, &c, 1) < 0)
-				return -1;
-			continue;
-		}
-		if (buf_add(j, esc, k) < 0)
-			return -1;
-	}
-	return buf_add(j, "\"", 1);
+	end = tp_json_escape((char *)j->b + j->len, s, n,
+	    TP_JSON_ESC_BYTES | TP_JSON_ESC_U);
+	j->len = (size_t)(end - (char *)j->b);
+	return 0;
 }
 
 /*
