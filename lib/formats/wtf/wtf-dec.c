@@ -410,11 +410,13 @@ def_new(uint32_t wire, uint32_t cls, uint32_t flags, const char *name,
 		ad->field = p;
 		*p++ = ' ';
 		k = p;
-		if (dup)
-			p += sprintf(p, "arg.%d", i);
-		else if (reserved_key(a[i].name, a[i].namelen))
-			p += sprintf(p, "arg.%.*s", (int)a[i].namelen, a[i].name);
-		else {
+		if (dup || reserved_key(a[i].name, a[i].namelen)) {
+			memcpy(p, "arg.", 4);
+			p += 4;
+		}
+		if (dup) {
+			p = tp_fmt_u64(p, (uint64_t)i);
+		} else {
 			memcpy(p, a[i].name, a[i].namelen);
 			p += a[i].namelen;
 		}
@@ -1160,15 +1162,15 @@ json_timebase_ns(const char *s, size_t n)
 		}
 	}
 	if (p < end && (*p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))) {
-		/* An exponent or a huge value: through a double. */
-		char buf[64];
-		size_t k = 0;
-		while (q + k < end && k < sizeof buf - 1 &&
-		    strchr("+-.0123456789eE", q[k]) != NULL)
-			k++;
-		memcpy(buf, q, k);
-		buf[k] = '\0';
-		double v = strtod(buf, NULL) * 1e6;
+		/*
+		 * An exponent or a huge value: through a double, of the
+		 * number's first 63 bytes (0 for none).
+		 */
+		size_t k = tp_f64_prefix(q, end - q < 63 ? (size_t)(end - q) : 63);
+		double v = 0;
+		if (k > 0 && tp_parse_f64(q, k, &v) < 0)
+			v = 0;
+		v *= 1e6;
 		if (!(v > -9.2e18 && v < 9.2e18))
 			return 0;
 		return (int64_t)(v < 0 ? v - 0.5 : v + 0.5);
@@ -2615,15 +2617,24 @@ chunk_start(struct enc *e, uint32_t id, uint32_t type)
 		e->max_cid = id;
 }
 
-static void
-json_num_ms(char *b, size_t n, int64_t ns)
+/*
+ * ns as JSON milliseconds at p (32 bytes of room): whole, or with six
+ * decimals.  Returns the end.
+ */
+static char *
+json_num_ms(char *p, int64_t ns)
 {
-	if (ns % 1000000 == 0)
-		snprintf(b, n, "%lld", (long long)(ns / 1000000));
-	else
-		snprintf(b, n, "%s%lld.%06lld", ns < 0 ? "-" : "",
-		    (long long)(ns < 0 ? -(ns / 1000000) : ns / 1000000),
-		    (long long)(ns < 0 ? -(ns % 1000000) : ns % 1000000));
+	int64_t ms = ns / 1000000, frac = ns % 1000000;
+
+	if (frac == 0)
+		return tp_fmt_i64(p, ms);
+	if (ns < 0)
+		*p++ = '-';
+	p = tp_fmt_u64(p, (uint64_t)(ns < 0 ? -ms : ms));
+	*p++ = '.';
+	/* 8 digits, the first 2 of them zeros, shifted out */
+	tp_put_le64(p, tp_digits8((uint32_t)(ns < 0 ? -frac : frac)) >> 16);
+	return p + 6;
 }
 
 static const char default_context[] = "{\"contextType\":\"script\","
@@ -2657,7 +2668,7 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 	    "times_as_count" };
 	const char *c, *m;
 	size_t cn, mn;
-	char tb[40];
+	char tb[40], *tbend;
 	int comma = 0;
 
 	c = json_object_or(ctx ? ctx->b : NULL, ctx ? ctx->len : 0,
@@ -2667,7 +2678,7 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 	e->version = WTF_CFF_VERSION;
 	e->st->version = WTF_CFF_VERSION;
 	e->tb_ns = tb_ns;
-	json_num_ms(tb, sizeof tb, tb_ns);
+	tbend = json_num_ms(tb, tb_ns);
 	put_le32(e->out, WTF_MAGIC);
 	put_le32(e->out, WTF_DEFAULT_BUILD);
 	put_le32(e->out, WTF_CFF_VERSION);
@@ -2680,7 +2691,8 @@ cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 		    buf_str(&e->pbuf, flag_names[i]) < 0 ||
 		    buf_str(&e->pbuf, "\"") < 0))
 			return enc_nomem(e);
-	if (buf_str(&e->pbuf, "],\"timebase\":") < 0 || buf_str(&e->pbuf, tb) < 0 ||
+	if (buf_str(&e->pbuf, "],\"timebase\":") < 0 ||
+	    buf_add(&e->pbuf, tb, (size_t)(tbend - tb)) < 0 ||
 	    buf_str(&e->pbuf, ",\"contextInfo\":") < 0 ||
 	    buf_add(&e->pbuf, c, cn) < 0 ||
 	    buf_str(&e->pbuf, ",\"metadata\":") < 0 ||
@@ -3313,6 +3325,56 @@ json_str(struct buf *j, const unsigned char *s, size_t n)
 }
 
 /*
+ * Does v spell a NaN or an infinity as strtod reads one (nan, NaN,
+ * Infinity, nan(1), in any case)?
+ */
+static int
+nonfinite_word(const char *v, size_t n)
+{
+	static const char *const words[] = { "inf", "infinity", "nan" };
+	size_t i, k, wl;
+
+	for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+		wl = strlen(words[k]);
+		if (n < wl)
+			continue;
+		for (i = 0; i < wl && (v[i] | 0x20) == words[k][i]; i++)
+			;
+		if (i < wl)
+			continue;
+		if (n == wl)
+			return 1;
+		if (words[k][0] == 'n' && v[wl] == '(' && v[n - 1] == ')') {
+			for (i = wl + 1; i < n - 1 && (is_name_char(
+			    (unsigned char)v[i])); i++)
+				;
+			return i == n - 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Is v (under 32 bytes) a decimal number, read whole: 1 finite, 0 NaN
+ * or an infinity (which JSON has not), -1 not one.  The stream's own
+ * spellings are read by tp_parse_f64; a '+' and the words other writers
+ * use (NaN, -Infinity) are taken as strtod took them.
+ */
+static int
+json_number(const char *v, size_t n)
+{
+	size_t plus = n > 1 && v[0] == '+' && v[1] != '+' && v[1] != '-';
+	size_t sign = n > 0 && (v[0] == '+' || v[0] == '-');
+	double d;
+
+	if (n >= 32 || memchr(v, 'x', n) != NULL)
+		return -1;	/* nor is hexadecimal (0x) */
+	if (tp_parse_f64(v + plus, n - plus, &d) == 0)
+		return !isnan(d) && !isinf(d);
+	return nonfinite_word(v + sign, n - sign) ? 0 : -1;
+}
+
+/*
  * A text value (any of the stream's values) as JSON text, for an "any"
  * argument: strings quoted, numbers as they are (hexadecimal in decimal,
  * NaN and infinities as null), lists and maps as arrays and objects.
@@ -3324,7 +3386,7 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	const char *v = f->val;
 	size_t n = f->vallen;
 	uint64_t u;
-	char num[32];
+	char num[24];
 
 	if (n > 0 && (v[0] == '[' || v[0] == '{')) {
 		const char *cur = v, *end = v + n, *key, *ev;
@@ -3360,22 +3422,14 @@ json_value(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	    (n == 5 && memcmp(v, "false", 5) == 0) ||
 	    (n == 4 && memcmp(v, "null", 4) == 0))
 		return buf_add(j, v, n);
-	if (n > 2 && v[0] == '0' && v[1] == 'x' && tp_parse_u64(v, n, &u) == 0) {
-		snprintf(num, sizeof num, "%llu", (unsigned long long)u);
-		return buf_add(j, num, strlen(num));
-	}
+	if (n > 2 && v[0] == '0' && v[1] == 'x' && tp_parse_u64(v, n, &u) == 0)
+		return buf_add(j, num, (size_t)(tp_fmt_u64(num, u) - num));
 	if (n > 0 && v[0] != '"') {
-		char *end;
-		if (n < sizeof num) {
-			memcpy(num, v, n);
-			num[n] = '\0';
-			double d = strtod(num, &end);
-			if (*end == '\0' && strchr(num, 'x') == NULL) {
-				if (isnan(d) || isinf(d))
-					return buf_add(j, "null", 4);
-				if (strpbrk(num, "ni") == NULL)
-					return buf_add(j, v, n);
-			}
+		switch (json_number(v, n)) {
+		case 1:
+			return buf_add(j, v, n);
+		case 0:
+			return buf_add(j, "null", 4);
 		}
 		if (strncmp(v, "nan", 3) == 0 || strncmp(v, "inf", 3) == 0 ||
 		    strncmp(v, "-inf", 4) == 0)
@@ -3576,7 +3630,8 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 		return -1;
 	if (rec_head(e, def->wire, time) < 0)
 		return -1;
-	snprintf(label, sizeof label, "tid %u", zone);
+	memcpy(label, "tid ", 4);
+	*tp_fmt_u64(label + 4, zone) = '\0';
 	for (unsigned i = 0; i < def->nargs; i++) {
 		const struct wtf_argdef *a = &def->arg[i];
 		const char *s = i == 1 ? label : i == 2 ? "script" : NULL;
