@@ -909,36 +909,6 @@ nonzero(const unsigned char *b, size_t n)
 	return 0;
 }
 
-/*
- * v in decimal, as tp_fmt_i64 writes it, for a caller with 21 bytes of
- * room at p (it may write past the digits).
- */
-static inline __attribute__((always_inline)) char *
-put_i64(char *p, int64_t v)
-{
-	*p = '-';
-	return tp_fmt_u64_wide(p + (v < 0), v < 0 ? 0 - (uint64_t)v :
-	    (uint64_t)v);
-}
-
-/*
- * v in decimal, as tp_fmt_u64 writes it, for a caller with 20 bytes of
- * room at p: from 10^8 on, the one or two leading digits straight from
- * the table and 8 digits.
- */
-static inline __attribute__((always_inline)) char *
-put_u32(char *p, uint32_t v)
-{
-	uint32_t hi = v / 100000000;
-
-	if (hi == 0)
-		return tp_fmt_u64_wide(p, v);
-	memcpy(p, tp_digits2 + 2 * hi + (hi < 10), 2);
-	p += 2 - (hi < 10);
-	tp_put_le64(p, tp_digits8(v % 100000000));
-	return p + 8;
-}
-
 /* The kind and tid of a record, "KIND tid=ZONE ts=" (48 bytes of room). */
 static size_t
 fmt_kind(const struct dec *d, char *buf, const char *kind)
@@ -946,7 +916,7 @@ fmt_kind(const struct dec *d, char *buf, const char *kind)
 	char *p = put_lit(buf, kind);
 
 	if (d->have_zone)
-		p = put_i64(put_lit(p, " tid="), d->zone);
+		p = tp_fmt_i64_wide(put_lit(p, " tid="), d->zone);
 	return (size_t)(put_lit(p, " ts=") - buf);
 }
 
@@ -1052,15 +1022,15 @@ put_number(char *p, int type, uint32_t raw)
 		}
 		return tp_fmt_u64_wide(p, raw & 0xff);
 	case WT_FLOAT32: return tp_fmt_f64(p, f32_to_f64(raw));
-	case WT_INT8: return put_i64(p, (int8_t)raw);
-	case WT_INT16: return put_i64(p, (int16_t)raw);
+	case WT_INT8: return tp_fmt_i64_wide(p, (int8_t)raw);
+	case WT_INT16: return tp_fmt_i64_wide(p, (int16_t)raw);
 	case WT_INT32:
 		*p = '-';
-		return put_u32(p + (raw >> 31), (int32_t)raw < 0 ?
+		return tp_fmt_u32_wide(p + (raw >> 31), (int32_t)raw < 0 ?
 		    0 - raw : raw);
 	case WT_UINT8: case WT_CHAR: return tp_fmt_u64_wide(p, (uint8_t)raw);
 	case WT_UINT16: case WT_WCHAR: return tp_fmt_u64_wide(p, (uint16_t)raw);
-	default: return put_u32(p, raw);
+	default: return tp_fmt_u32_wide(p, raw);
 	}
 }
 
