@@ -350,16 +350,18 @@ static char *
 escape_part(char *d, char *e, const unsigned char *s, size_t n,
     unsigned flags, size_t *used)
 {
+	/* the short escapes, without flags and with TP_JSON_ESC_U */
 	static const char esc[2][32] = {
 		{ ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
 		    ['\t'] = 't' },
-		{ ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' }	/* TP_JSON_ESC_U */
+		{ ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' }
 	};
 	const char *short_esc = esc[(flags & TP_JSON_ESC_U) != 0];
 	size_t i = 0, run;
 
 	while (i < n) {
-		size_t stop = n - i > (size_t)(e - d) ? i + (size_t)(e - d) : n;
+		size_t room = (size_t)(e - d);
+		size_t stop = n - i > room ? i + room : n;
 		unsigned char c;
 
 		/* The longest run written as it is, up to stop (what fits). */
@@ -423,7 +425,9 @@ tp_json_put_str(struct tp_out *o, const void *s, size_t n)
 	tp_out_putc(o, '"');
 	while (n > 0) {
 		char *d = tp_out_reserve(o, JSON_PIECE);
-		tp_out_commit(o, escape_part(d, d + JSON_PIECE, p, n, 0, &used));
+
+		d = escape_part(d, d + JSON_PIECE, p, n, 0, &used);
+		tp_out_commit(o, d);
 		p += used;
 		n -= used;
 	}
