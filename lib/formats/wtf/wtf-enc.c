@@ -621,8 +621,8 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 /* ------------------------------------------------------------- defines */
 
 /* Write a define record (wire 1) for def. */
-int
-wtf_emit_define(struct enc *e, const struct tr_rec *rec,
+static int
+emit_define(struct enc *e, const struct tr_rec *rec,
     const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2])
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
@@ -656,8 +656,8 @@ wtf_emit_define(struct enc *e, const struct tr_rec *rec,
 }
 
 /* Enter a definition; fails as the decoder would on the same bytes. */
-int
-wtf_enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
+static int
+enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 {
 	if (def->wire == WTF_WIRE_DEFINE &&
 	    !wtf_same_as_define(&e->defs, def)) {
@@ -779,7 +779,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	free(name);
 	if (def == NULL)
 		return tr_fail(e->r, rec, f[4], "%s", why);
-	if (wtf_enc_enter(e, rec, def) < 0)
+	if (enc_enter(e, rec, def) < 0)
 		return -1;
 	for (size_t i = 0; i < rec->nf; i++) {
 		const struct tr_field *g = &rec->f[i];
@@ -791,7 +791,25 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	if (matched != rec->nf)
 		return tr_fail(e->r, rec, NULL, "wtf-define with a field it "
 		    "does not have");
-	return wtf_emit_define(e, rec, def, time, pads);
+	return emit_define(e, rec, def, time, pads);
+}
+
+/*
+ * A definition made up for an event the stream never defined
+ * (wtf-infer.c), entered, its define record written.
+ */
+static struct wtf_def *
+define_inferred(struct enc *e, const struct tr_rec *rec, const char *name,
+    size_t namelen, uint32_t hint, uint32_t time)
+{
+	static const unsigned char nopad[2][2];
+	struct wtf_def *def = wtf_infer_def(e, rec, name, namelen, hint);
+
+	if (def == NULL || enc_enter(e, rec, def) < 0 ||
+	    emit_define(e, rec, def, time, nopad) < 0)
+		return NULL;
+	e->st->inferred++;
+	return def;
 }
 
 /*
@@ -856,7 +874,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 	struct wtf_def *def = deftab_name(&e->defs, name, strlen(name));
 	char label[32];
 
-	if (def == NULL && (def = wtf_infer_def(e, NULL, name, strlen(name), 0,
+	if (def == NULL && (def = define_inferred(e, NULL, name, strlen(name), 0,
 	    time)) == NULL)
 		return -1;
 	if (rec_head(e, def->wire, time) < 0)
@@ -958,7 +976,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 		if ((name = malloc(namelen)) == NULL)
 			return enc_nomem(e);
 		memcpy(name, s, namelen);
-		def = wtf_infer_def(e, rec, name, namelen, wire, time);
+		def = define_inferred(e, rec, name, namelen, wire, time);
 		free(name);
 		if (def == NULL)
 			return -1;

@@ -88,13 +88,13 @@ free_wire(const struct enc *e, uint32_t hint)
 /*
  * A definition for an event the stream never defined: the built-in one
  * of that name, else one argument per field, typed by its value.  The
- * define record is written first.
+ * encoder enters it and writes its define record (NULL with the error
+ * set).
  */
 struct wtf_def *
 wtf_infer_def(struct enc *e, const struct tr_rec *rec, const char *name,
-    size_t namelen, uint32_t hint, uint32_t time)
+    size_t namelen, uint32_t hint)
 {
-	static const unsigned char nopad[2][2];
 	const struct builtin *b = NULL;
 	struct buf sig = { NULL, 0, 0 };
 	const char *why = NULL;
@@ -147,10 +147,6 @@ wtf_infer_def(struct enc *e, const struct tr_rec *rec, const char *name,
 		return NULL;
 	}
 	def->inferred = 1;
-	if (wtf_enc_enter(e, rec, def) < 0 || wtf_emit_define(e, rec, def, time,
-	    nopad) < 0)
-		return NULL;
-	e->st->inferred++;
 	return def;
 nomem:
 	free(sig.b);

@@ -374,12 +374,6 @@ opt_u32(struct enc *e, const struct tr_rec *rec, const char *key, uint32_t *v)
 	return get_u32(e, rec, f, v) < 0 ? -1 : 1;
 }
 
-/* wtf-enc.c, for the definitions wtf-infer.c makes up */
-int wtf_enc_enter(struct enc *e, const struct tr_rec *rec,
-    struct wtf_def *def);
-int wtf_emit_define(struct enc *e, const struct tr_rec *rec,
-    const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2]);
-
 /* wtf-enc-chunk.c */
 int wtf_chunk_flush(struct enc *e);
 void wtf_chunk_start(struct enc *e, uint32_t id, uint32_t type);
@@ -391,7 +385,7 @@ int wtf_do_part(struct enc *e, const struct tr_rec *rec);
 
 /* wtf-infer.c */
 struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
-    const char *name, size_t namelen, uint32_t hint, uint32_t time);
+    const char *name, size_t namelen, uint32_t hint);
 int wtf_json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j);
 
