@@ -13,6 +13,7 @@
 #include "base/bytes.h"
 #include "base/digits.h"
 #include "base/fpconv.h"
+#include "base/utf8.h"
 #include "formats/probe.h"
 #include "formats/wtf/wtf-private.h"
 
@@ -67,25 +68,6 @@ scope_leave(struct scopes *sc, int64_t zone)
 		}
 	}
 	return 0;
-}
-
-/* One UTF-16 unit as 1-3 bytes of UTF-8 (a lone surrogate as 3 bytes). */
-static size_t
-put_unit(unsigned char *d, unsigned u)
-{
-	if (u < 0x80) {
-		d[0] = (unsigned char)u;
-		return 1;
-	}
-	if (u < 0x800) {
-		d[0] = (unsigned char)(0xc0 | u >> 6);
-		d[1] = (unsigned char)(0x80 | (u & 0x3f));
-		return 2;
-	}
-	d[0] = (unsigned char)(0xe0 | u >> 12);
-	d[1] = (unsigned char)(0x80 | ((u >> 6) & 0x3f));
-	d[2] = (unsigned char)(0x80 | (u & 0x3f));
-	return 3;
 }
 
 /*
@@ -410,19 +392,14 @@ put_units(struct dec *d, char *p, const unsigned char *b, uint32_t count)
 		if (u >= 0xd800 && u < 0xdc00 && i + 1 < count) {
 			unsigned v = tp_get_le16(b + 2 * i + 2);
 			if (v >= 0xdc00 && v < 0xe000) {
-				unsigned c = 0x10000 + ((u - 0xd800) << 10) +
-				    (v - 0xdc00);
-				unsigned char *q = d->scratch + n;
-				q[0] = (unsigned char)(0xf0 | c >> 18);
-				q[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
-				q[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-				q[3] = (unsigned char)(0x80 | (c & 0x3f));
-				n += 4;
+				n += tp_utf8_put(d->scratch + n, 0x10000 +
+				    ((u - 0xd800) << 10) + (v - 0xdc00));
 				i++;
 				continue;
 			}
 		}
-		n += put_unit(d->scratch + n, u);
+		/* a lone surrogate as its 3 bytes, as the writer has it */
+		n += tp_utf8_put(d->scratch + n, u);
 	}
 	return put_str(d, p, d->scratch, n, 0);
 }
@@ -1074,7 +1051,7 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				p = put_pad(d, p, a, s + bytes, 4 * slots - bytes);
 			s += 4 * slots;
 		} else {
-			unsigned char u[3];
+			unsigned char u[4];
 			switch (a->type) {
 			case WT_ASCII: case WT_UTF8: case WT_ANY:
 				p = cff_put_string(d, p, v);
@@ -1084,7 +1061,8 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				p = put_qstr(d, p, u, 1);
 				break;
 			case WT_WCHAR:
-				p = put_qstr(d, p, u, put_unit(u, v & 0xffff));
+				p = put_qstr(d, p, u,
+				    tp_utf8_put(u, v & 0xffff));
 				break;
 			default:
 				p = put_number(p, a->type, v);
