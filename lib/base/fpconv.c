@@ -419,3 +419,30 @@ tp_parse_f64(const char *s, size_t n, double *v)
 #endif
 	return parse_slow(s, n, v);
 }
+
+size_t
+tp_f64_prefix(const char *s, size_t n)
+{
+	size_t i = 0, k, digits = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		k = i + 1;
+		if (k < n && (s[k] == '+' || s[k] == '-'))
+			k++;
+		if (k < n && s[k] >= '0' && s[k] <= '9') {
+			while (k < n && s[k] >= '0' && s[k] <= '9')
+				k++;
+			i = k;	/* an exponent without digits is not read */
+		}
+	}
+	return i;
+}

@@ -24,4 +24,12 @@ char *tp_fmt_f64(char *p, double v);
  */
 int tp_parse_f64(const char *s, size_t n, double *v);
 
+/*
+ * The length of the longest prefix of s[0..n) that is a decimal number
+ * as tp_parse_f64 reads one (an optional '-', digits with or without a
+ * point, an optional exponent), 0 for none: for a number in other text
+ * (JSON) that runs on after it.
+ */
+size_t tp_f64_prefix(const char *s, size_t n);
+
 #endif

@@ -341,47 +341,100 @@ tp_json_unescape(const char *v, const char *ve, char *out, size_t cap)
 
 /* ---------------------------------------------------------------- writer */
 
+/*
+ * What of s[0..n) fits in [d, e), escaped without quotes: the end
+ * written, *used the bytes of s taken (whole characters).  At least 6
+ * bytes of room (the longest escape) take one character or more.
+ */
+static char *
+escape_part(char *d, char *e, const unsigned char *s, size_t n,
+    unsigned flags, size_t *used)
+{
+	/* the short escapes, without flags and with TP_JSON_ESC_U */
+	static const char esc[2][32] = {
+		{ ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
+		    ['\t'] = 't' },
+		{ ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' }
+	};
+	const char *short_esc = esc[(flags & TP_JSON_ESC_U) != 0];
+	size_t i = 0, run;
+
+	while (i < n) {
+		size_t room = (size_t)(e - d);
+		size_t stop = n - i > room ? i + room : n;
+		unsigned char c;
+
+		/* The longest run written as it is, up to stop (what fits). */
+		for (run = i; run < stop; ) {
+			size_t k;
+			c = s[run];
+			if (c < 0x20 || c == '"' || c == '\\')
+				break;
+			if (c < 0x80 || (flags & TP_JSON_ESC_BYTES))
+				run++;
+			else if ((k = tp_utf8_seq(s + run, n - run)) == 0 ||
+			    run + k > stop)
+				break;
+			else
+				run += k;
+		}
+		memcpy(d, s + i, run - i);
+		d += run - i;
+		i = run;
+		if (i == n || e - d < 6)
+			break;
+		c = s[i++];
+		if (c >= 0x80) {
+			memcpy(d, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			d += 3;
+		} else if (c == '"' || c == '\\' || short_esc[c] != 0) {
+			d[0] = '\\';
+			d[1] = c == '"' || c == '\\' ? (char)c : short_esc[c];
+			d += 2;
+		} else {
+			memcpy(d, "\\u00", 4);
+			d[4] = tp_hex2[c * 2];
+			d[5] = tp_hex2[c * 2 + 1];
+			d += 6;
+		}
+	}
+	*used = i;
+	return d;
+}
+
+char *
+tp_json_escape(char *d, const void *s, size_t n, unsigned flags)
+{
+	size_t used;
+
+	*d++ = '"';
+	d = escape_part(d, d + 6 * n, s, n, flags, &used);
+	*d++ = '"';
+	return d;
+}
+
+/* Bytes escaped at a time into the output's room. */
+#define JSON_PIECE 4096
+
 void
 tp_json_put_str(struct tp_out *o, const void *s, size_t n)
 {
-	static const char esc[32] = {
-		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r',
-		['\t'] = 't'
-	};
 	const unsigned char *p = s;
-	size_t i = 0, run;
+	size_t used;
 
+	if (TP_JSON_ESC_MAX(n) <= JSON_PIECE) {	/* in one move: most are */
+		char *d = tp_out_reserve(o, JSON_PIECE);
+		tp_out_commit(o, tp_json_escape(d, s, n, 0));
+		return;
+	}
 	tp_out_putc(o, '"');
-	while (i < n) {
-		/* The longest run that is written as it is. */
-		for (run = i; run < n; ) {
-			unsigned char c = p[run];
-			size_t k;
-			if (c < 0x20 || c == '"' || c == '\\')
-				break;
-			if (c < 0x80)
-				k = 1;
-			else if ((k = tp_utf8_seq(p + run, n - run)) == 0)
-				break;
-			run += k;
-		}
-		tp_out_write(o, p + i, run - i);
-		if ((i = run) == n)
-			break;
-		if (p[i] >= 0x80) {
-			tp_out_write(o, "\xef\xbf\xbd", 3);	/* U+FFFD */
-		} else if (p[i] == '"' || p[i] == '\\') {
-			char b[2] = { '\\', (char)p[i] };
-			tp_out_write(o, b, 2);
-		} else if (esc[p[i]] != 0) {
-			char b[2] = { '\\', esc[p[i]] };
-			tp_out_write(o, b, 2);
-		} else {
-			char b[6] = { '\\', 'u', '0', '0', tp_hex2[p[i] * 2],
-			    tp_hex2[p[i] * 2 + 1] };
-			tp_out_write(o, b, 6);
-		}
-		i++;
+	while (n > 0) {
+		char *d = tp_out_reserve(o, JSON_PIECE);
+
+		d = escape_part(d, d + JSON_PIECE, p, n, 0, &used);
+		tp_out_commit(o, d);
+		p += used;
+		n -= used;
 	}
 	tp_out_putc(o, '"');
 }

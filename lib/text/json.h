@@ -111,7 +111,28 @@ void tp_jw_str(struct tp_jw *w, const void *s, size_t n);
 void tp_jw_bool(struct tp_jw *w, int v);
 void tp_jw_null(struct tp_jw *w);
 
-/* A string escaped as JSON, quotes included, written to o. */
+/*
+ * A string escaped as JSON, quotes included, written to o: control
+ * characters as \b \f \n \r \t or \u00XX, invalid UTF-8 as U+FFFD.
+ */
 void tp_json_put_str(struct tp_out *o, const void *s, size_t n);
+
+/*
+ * Flags of tp_json_escape.  TP_JSON_ESC_BYTES: bytes from 0x80 on go as
+ * they are, UTF-8 or not (a string that must come back byte for byte
+ * from a reader that takes them so, not U+FFFD).  TP_JSON_ESC_U: control
+ * characters other than \n \r \t as \u00XX (\b and \f too).
+ */
+#define TP_JSON_ESC_BYTES 1u
+#define TP_JSON_ESC_U 2u
+/* The most bytes tp_json_escape writes for n. */
+#define TP_JSON_ESC_MAX(n) (6 * (n) + 2)
+
+/*
+ * s[0..n) escaped as a JSON string, quotes included, at d (room for
+ * TP_JSON_ESC_MAX(n) bytes), as tp_json_put_str does but for flags:
+ * returns the end.
+ */
+char *tp_json_escape(char *d, const void *s, size_t n, unsigned flags);
 
 #endif
