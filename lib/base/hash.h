@@ -32,23 +32,31 @@ tp_hash_u32(uint32_t id)
 	return (uint64_t)id * UINT64_C(0x9e3779b97f4a7c15);
 }
 
-/* A hash of bytes, a word at a time: names and pooled strings. */
+/*
+ * A hash of bytes, a word at a time: names and pooled strings.  The last
+ * 1 to 8 bytes are read as two overlapping 4-byte words (or three single
+ * bytes), not copied by length, which would cost a loop or a call.
+ */
 static inline uint64_t
 tp_hash_mem(const void *s, size_t n)
 {
 	const unsigned char *p = s;
 	uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ n, w;
 
-	while (n >= 8) {
+	for (; n > 8; p += 8, n -= 8) {
 		memcpy(&w, p, 8);
 		h = (h ^ w) * UINT64_C(0xff51afd7ed558ccd);
 		h ^= h >> 32;
-		p += 8;
-		n -= 8;
 	}
-	w = 0;
-	if (n > 0)
-		memcpy(&w, p, n);
+	if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else {
+		w = n == 0 ? 0 : (uint64_t)p[0] << 16 | (uint64_t)p[n / 2] << 8 |
+		    p[n - 1];
+	}
 	h = (h ^ w) * UINT64_C(0xc4ceb9fe1a85ec53);
 	return h ^ (h >> 29);
 }
