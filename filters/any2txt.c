@@ -194,10 +194,8 @@ main(int argc, char **argv)
 	/* --list goes on past an input it does not know, as file(1) does. */
 	each.flags = cl.list ? TP_EACH_KEEP_GOING : 0;
 	status = tp_run_each(&each, argc - first, argv + first);
-	for (i = 0; i < n; i++) {
-		free(cl.jobs[i].opts);
-		free(cl.jobs[i].stats);
-	}
+	for (i = 0; i < n; i++)
+		tp_job_free(&cl.jobs[i]);
 	free(cl.jobs);
 	free(sets);
 	free(titles);

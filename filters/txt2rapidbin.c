@@ -45,8 +45,10 @@ main(int argc, char **argv)
 	tp_job_init(&job, "rapidbin", TP_ENCODE, own, NULL);
 	first = tp_job_args(&job, argc, argv);
 	if (meta_path != NULL) {
-		if ((status = tp_open_output(&meta, meta_path, 0)) != 0)
+		if ((status = tp_open_output(&meta, meta_path, 0)) != 0) {
+			tp_job_free(&job);
 			return status;
+		}
 		meta_open = 1;
 		((struct rapidbin_enc_opts *)job.opts)->meta = &meta;
 		job.commit = commit_meta;
@@ -54,5 +56,6 @@ main(int argc, char **argv)
 	status = tp_job_run(&job, argc - first, argv + first);
 	if (meta_open)
 		tp_out_close(&meta, 0, NULL);
+	tp_job_free(&job);
 	return status;
 }

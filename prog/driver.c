@@ -240,6 +240,14 @@ tp_job_init(struct tp_job *job, const char *format, enum tp_dir dir,
 }
 
 void
+tp_job_free(struct tp_job *job)
+{
+	free(job->opts);
+	free(job->stats);
+	job->opts = job->stats = NULL;
+}
+
+void
 tp_job_verbose(struct tp_job *job)
 {
 	if (tp_verbosity >= 2 && job->codec->verbose != NULL)
@@ -292,9 +300,11 @@ int
 tp_format_main(const char *format, enum tp_dir dir, int argc, char **argv)
 {
 	struct tp_job job;
-	int first;
+	int first, status;
 
 	tp_job_init(&job, format, dir, NULL, NULL);
 	first = tp_job_args(&job, argc, argv);
-	return tp_job_run(&job, argc - first, argv + first);
+	status = tp_job_run(&job, argc - first, argv + first);
+	tp_job_free(&job);
+	return status;
 }

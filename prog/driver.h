@@ -47,6 +47,9 @@ struct tp_job {
 void tp_job_init(struct tp_job *job, const char *format, enum tp_dir dir,
     const struct tp_option *own, void *own_target);
 
+/* What tp_job_init allocated (the codec's opts and stats). */
+void tp_job_free(struct tp_job *job);
+
 /* Parse argv into the job (tp_parse, tp_job_verbose): the first operand. */
 int tp_job_args(struct tp_job *job, int argc, char **argv);
 
