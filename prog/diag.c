@@ -2,17 +2,17 @@
  * Diagnostics: one line each, "prog: name: where: what".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "io/output.h"
 
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;
-
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 /* Remove the temporary outputs, then die by the same signal. */
 static void
@@ -41,12 +41,32 @@ catch_signals(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
-		if (caught[i] != SIGPIPE &&
-		    sigaction(caught[i], NULL, &old) == 0 &&
+	for (const int *s = tp_out_fatal_signals; *s != 0; s++) {
+		if (*s != SIGPIPE && sigaction(*s, NULL, &old) == 0 &&
 		    old.sa_handler == SIG_IGN)
 			continue;
-		sigaction(caught[i], &sa, NULL);
+		sigaction(*s, &sa, NULL);
+	}
+}
+
+/*
+ * Descriptors 0, 1 and 2 open before the program opens anything, so that
+ * no file it opens (a temporary output) becomes standard error and gets
+ * its warnings.  One that was closed becomes /dev/null, read only:
+ * reading it is the end of input, and writing to it fails as writing to
+ * a closed descriptor does (EBADF), so nothing is lost unsaid.
+ */
+static void
+reserve_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest free descriptor: fd itself. */
+		if ((n = open("/dev/null", O_RDONLY)) >= 0 && n != fd)
+			close(n);
 	}
 }
 
@@ -55,6 +75,7 @@ tp_setprog(char *argv0)
 {
 	char *name;
 
+	reserve_std_fds();
 	catch_signals();
 	if (argv0 == NULL || *argv0 == '\0')
 		return;

@@ -12,6 +12,17 @@ rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
 printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 
 # No file of the given names, temporary ones included.
+# signum NAME: the number of signal NAME (dash's kill -l maps only the
+# other way).
+signum() {
+	n=1
+	while [ $n -lt 65 ]; do
+		[ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return 0; }
+		n=$((n + 1))
+	done
+	return 1
+}
+
 leftovers() {
 	for f in "$@"; do
 		ls -d "$f" "$f".?????? 2>/dev/null
@@ -129,7 +140,7 @@ fifo_run() {
 	# interactive shell would have; and SIGHUP, which nohup(1) ignores
 	# for the whole run (the programs keep a signal ignored, as they
 	# should, and would never die of it).
-	perl -e '$SIG{INT} = $SIG{HUP} = "DEFAULT"; exec @ARGV or exit 127' "$@" < in.fifo &
+	perl -e '$SIG{INT} = $SIG{HUP} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or exit 127' "$@" < in.fifo &
 	pid=$!
 	exec 3> in.fifo
 	head -n 200 t.txt >&3
@@ -157,6 +168,19 @@ if command -v perl > /dev/null; then
 		is "$rc:$(leftovers s.json s.bin)" "$((128 + num)):" \
 		    "txt2rapidbin --meta -o killed by SIG$sig: no file left"
 	done
+	# Every other signal whose default ends the process, as GNU sort
+	# handles them (QUIT and XCPU dump core: not here).
+	ulimit -c 0
+	for sig in QUIT ALRM USR1 USR2 PROF VTALRM XCPU IO; do
+		num=$(signum "$sig") || continue
+		rm -f s.out
+		fifo_run txtfilter -q -o s.out
+		kill -s "$sig" $pid
+		wait $pid; rc=$?
+		exec 3>&-
+		is "$rc:$(leftovers s.out)" "$((128 + num)):" \
+		    "txtfilter -o killed by SIG$sig: no file left, died by SIG$sig"
+	done
 	# A rename that fails (a directory took the name meanwhile).
 	rm -rf s.out
 	fifo_run txtfilter -q -o s.out
@@ -181,4 +205,28 @@ gen-rapidbin --events 300000 --seed 5 | rapidbin2txt -q > big.txt
 txt2rapidbin --meta p.json big.txt 2> pipe.err | head -c 10 > /dev/null
 is "$(leftovers p.json):$(cat pipe.err)" ":" \
     "txt2rapidbin --meta | head: no metadata file left, nothing said"
+
+# A file that outgrows ulimit -f: SIGXFSZ removes the temporary file.
+rm -f x.out
+(ulimit -f 64; exec txtfilter -q -o x.out big.txt) 2> /dev/null; rc=$?
+is "$rc:$(leftovers x.out)" "$((128 + $(signum XFSZ))):" \
+    "txtfilter -o past ulimit -f: killed by SIGXFSZ, no file left"
+
+# Standard error closed: the warnings do not go into the output file
+# (reading standard input, the program would have given it descriptor
+# 2), and the output still decodes.
+rm -f e.trc
+printf 'insn tid=1 pc=0x1\nevent name=a ts=5 v=1\n' > warn.txt
+txt2dial9 warn.txt 2>&1 > /dev/null | grep -q skipped
+ok $? "txt2dial9 warns of a record it skips (what the next test needs)"
+txt2dial9 -o e.trc < warn.txt 2>&-
+is "$?:$(dial92txt e.trc | grep -c '^event')" "0:1" \
+    "txt2dial9 -o FILE 2>&-: the warning is not in FILE, which decodes"
+rm -f e.data
+txt2rapidbin -v -o e.data < warn.txt 2>&-
+is "$?:$(rapidbin2txt e.data | grep -c .)" "0:1" \
+    "txt2rapidbin -o FILE 2>&-: FILE holds the header alone"
+printf 'a\n' | txtfilter -o e.out --tid 1 - 0>&- 2>&-
+is "$?:$(cat e.out 2>/dev/null)" "1:" \
+    "txtfilter 0>&- reads a closed standard input as empty"
 done_testing

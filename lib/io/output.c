@@ -3,7 +3,7 @@
  * A regular file is written as NAME.XXXXXX beside it and renamed on
  * success, so a failed conversion never leaves a half-written file under
  * the name, and no temporary file outlives its output object: not on
- * failure, not on SIGINT, SIGTERM, SIGHUP or SIGPIPE.
+ * failure, not on any signal whose default ends the process.
  */
 #include <sys/stat.h>
 
@@ -18,7 +18,30 @@
 
 #include "io/output.h"
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+/*
+ * The signals whose default action ends the process, as GNU sort's list
+ * (sort.c, sighandler's caught list): a temporary file must not outlive
+ * any of them.
+ */
+const int tp_out_fatal_signals[] = {
+	SIGALRM, SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM,
+#ifdef SIGIO
+	SIGIO,
+#endif
+#ifdef SIGPROF
+	SIGPROF,
+#endif
+#ifdef SIGVTALRM
+	SIGVTALRM,
+#endif
+#ifdef SIGXCPU
+	SIGXCPU,
+#endif
+#ifdef SIGXFSZ
+	SIGXFSZ,
+#endif
+	SIGUSR1, SIGUSR2, 0
+};
 
 /* The outputs with a temporary file, walked by tp_out_unlink_temps. */
 static struct tp_out *volatile live;
@@ -38,8 +61,8 @@ hold_signals(sigset_t *old)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
-		sigaddset(&set, caught[i]);
+	for (const int *s = tp_out_fatal_signals; *s != 0; s++)
+		sigaddset(&set, *s);
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 

@@ -12,8 +12,8 @@
  * object (sticky: later writes are dropped) and returned by tp_out_close
  * with the error filled in.  Temporary files belong to their object and go
  * with it: tp_out_close without commit removes them, and so does
- * tp_out_unlink_temps, which the program's handler for SIGINT, SIGTERM,
- * SIGHUP and SIGPIPE calls (tp_setprog installs it) before the program
+ * tp_out_unlink_temps, which the program's handler for every signal of
+ * tp_out_fatal_signals calls (tp_setprog installs it) before the program
  * dies by the same signal (a closed pipe, | head, ends a program quietly).
  */
 #ifndef TP_OUTPUT_H
@@ -121,5 +121,12 @@ void tp_out_pwrite(struct tp_out *o, const void *p, size_t n, uint64_t off);
 
 /* Remove every live temporary file: async-signal-safe, for a handler. */
 void tp_out_unlink_temps(void);
+/*
+ * The signals on which the program side calls tp_out_unlink_temps before
+ * it dies (those whose default ends the process, as GNU sort handles
+ * them), ending with 0.  The list of temporary files changes with them
+ * held back.
+ */
+extern const int tp_out_fatal_signals[];
 
 #endif
