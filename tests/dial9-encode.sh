@@ -108,4 +108,14 @@ printf '%s\ndial9-schema id=0 name=F ts=1 fields={a:u16}\nevent name=F ts=5 a=30
     txt2dial9 | dial92txt > conflict.txt 2>&1
 is "$(grep -c '^dial9-header' conflict.txt):$(grep '^event' conflict.txt)" "2:event name=F ts=5 a=300" \
     "a schema whose type id is taken starts a new segment"
+
+# The top pool id in use: new strings get the lowest free ids, not max+1.
+printf '%s\n' 'dial9-strings pool={4294967295:"top"}' \
+    'dial9-schema id=0 name=E ts=1 fields={s:pooled-string}' \
+    'event name=E ts=1000 s="top"' 'event name=E ts=1001 s="other"' \
+    'event name=E ts=1002 s="third"' > toppool.txt
+txt2dial9 toppool.txt > toppool.trc
+is "$?:$(dial92txt toppool.trc | grep -v '^dial9-header' | tr '\n' '|')" \
+    '0:dial9-strings pool={4294967295:"top"}|dial9-schema id=0 name=E ts=1 fields={s:pooled-string}|event name=E ts=1000 s="top"|dial9-strings pool={0:"other"}|event name=E ts=1001 s="other"|dial9-strings pool={1:"third"}|event name=E ts=1002 s="third"|' \
+    "pool id 4294967295 in use: the next strings get ids 0 and 1"
 done_testing

@@ -356,9 +356,18 @@ pool_ref(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 	    &slot)) != NULL) {
 		*id = pe->id;
 		return 0;
+	} else if (p->any && p->maxid == UINT32_MAX) {
+		/*
+		 * The stream used the top id: the lowest free one, searched
+		 * from where the last search ended (ids are never freed
+		 * within a segment, so none below it is free).
+		 */
+		while (pool_get(p, p->freefrom) != NULL)
+			if (p->freefrom++ == UINT32_MAX)
+				return tr_fail(e->r, rec, f, "every pool id of "
+				    "the segment is taken (2^32 of them)");
+		*id = p->freefrom;
 	} else {
-		if (p->any && p->maxid == UINT32_MAX)
-			return tr_fail(e->r, rec, f, "every pool id is taken");
 		*id = p->any ? p->maxid + 1 : 0;
 	}
 	/* A frame defining it, before the event. */

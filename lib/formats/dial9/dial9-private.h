@@ -126,6 +126,7 @@ struct pool {
 	uint32_t *bydata;	/* entry index + 1, TOMB for a removed one */
 	size_t datamask, dataused;	/* dataused: live and tombstones */
 	uint32_t maxid;
+	uint32_t freefrom;	/* once maxid is 2^32-1: no free id below */
 	int any;
 };
 

@@ -136,6 +136,7 @@ pool_reset(struct pool *p)
 	p->n = 0;
 	p->any = 0;
 	p->maxid = 0;
+	p->freefrom = 0;
 	p->dataused = 0;
 	if (p->byid != NULL)
 		memset(p->byid, 0, (p->idmask + 1) * sizeof *p->byid);
