@@ -118,4 +118,13 @@ txt2dial9 toppool.txt > toppool.trc
 is "$?:$(dial92txt toppool.trc | grep -v '^dial9-header' | tr '\n' '|')" \
     '0:dial9-strings pool={4294967295:"top"}|dial9-schema id=0 name=E ts=1 fields={s:pooled-string}|event name=E ts=1000 s="top"|dial9-strings pool={0:"other"}|event name=E ts=1001 s="other"|dial9-strings pool={1:"third"}|event name=E ts=1002 s="third"|' \
     "pool id 4294967295 in use: the next strings get ids 0 and 1"
+
+# An empty or fully filtered stream: a trace of no event (a header), as
+# the other encoders write one, which dial92txt reads.
+printf '' | txt2dial9 > empty.trc
+is "$?:$(dial92txt empty.trc)" "0:dial9-header version=1" \
+    "an empty stream: a header alone, read back"
+printf 'insn tid=1 pc=0x1\n' | txt2dial9 -q > filtered.trc
+is "$?:$(dial92txt filtered.trc)" "0:dial9-header version=1" \
+    "a stream of nothing dial9 holds: a header alone, read back"
 done_testing

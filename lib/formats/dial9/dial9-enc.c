@@ -1136,6 +1136,9 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 		if (rc < 0)
 			break;
 	}
+	/* An empty (or fully filtered) stream is a trace of no event. */
+	if (rc == 0 && !e.in_seg)
+		enc_need_segment(&e);
 done:
 	free(rec);
 	free(e.fb.p);
