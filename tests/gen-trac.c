@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rng.h"
 
@@ -137,7 +138,10 @@ num(int argc, char **argv, int *i)
 
 	if (*i + 1 >= argc)
 		usage();
-	v = strtoull(argv[++*i], &end, 0);
+	/* strtoull takes "-5" for 2^64-5: a count is never negative. */
+	if (argv[++*i][0] == '-' || argv[*i][0] == '\0')
+		usage();
+	v = strtoull(argv[*i], &end, 0);
 	if (*end != '\0')
 		usage();
 	return v;
@@ -211,6 +215,11 @@ main(int argc, char **argv)
 	}
 	if (threads < 1 || threads > 16 || sessions < 1)
 		usage();
+	if (isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: a binary trace is not written to a "
+		    "terminal; redirect standard output\n", progname);
+		exit(2);
+	}
 	rng_state = seed;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 

@@ -253,4 +253,19 @@ printf 'insn tid=1 pc=0x1000 bytes=90\nread addr=0x10\n' | txt2trac -v 2>&1 >/de
 is "$(cat err.txt)" "txt2trac: 2 records: 1 instruction, 1 memory access, 0 user blocks, 0 skipped" "-v: singular and plural"
 printf 'insn tid=1 pc=0x1000 bytes=90\n' | txt2trac | trac2txt -v 2>&1 >/dev/null | tail -n 1 > err.txt
 is "$(cat err.txt)" "trac2txt: arch x64: 1 block, 1 instruction (1 full dump), 0 memory accesses, 0 user blocks" "trac2txt -v: singular and plural"
+
+# trac-sample refuses a negative count (strtoull took -5 for 2^64-5 and
+# wrote without end), before it writes anything.
+timeout 10 trac-sample --blocks -5 > neg.bin 2> /dev/null
+is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --blocks -5: a usage error, nothing written"
+timeout 10 trac-sample --size-mb -1 > neg.bin 2> /dev/null
+is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --size-mb -1: a usage error, nothing written"
+# Nor to a terminal (script(1) gives it one).
+if command -v script > /dev/null && script -qc true /dev/null > /dev/null 2>&1; then
+	script -qc 'trac-sample --blocks 1' /dev/null > tty.out 2>&1
+	grep -q 'not written to a terminal' tty.out && [ "$(wc -c < tty.out)" -lt 200 ]
+	ok $? "trac-sample to a terminal: refused, nothing binary written"
+else
+	skip "no script(1)" "trac-sample to a terminal"
+fi
 done_testing
