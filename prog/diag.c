@@ -14,18 +14,24 @@
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;
 
-/* Remove the temporary outputs, then die by the same signal. */
-static void
-on_signal(int sig)
+void
+tp_die_by_signal(int sig)
 {
 	sigset_t set;
 
-	tp_out_unlink_temps();
 	signal(sig, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	raise(sig);
+}
+
+/* Remove the temporary outputs, then die by the same signal. */
+static void
+on_signal(int sig)
+{
+	tp_out_unlink_temps();
+	tp_die_by_signal(sig);
 }
 
 /*

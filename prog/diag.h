@@ -18,6 +18,12 @@ extern int tp_verbosity;	/* 0 quiet, 1 normal, 2 verbose */
 void tp_setprog(char *argv0);
 
 /*
+ * Die by signal sig, as if it had been neither ignored, blocked nor
+ * caught (a reader that went away ends the program quietly by SIGPIPE).
+ */
+void tp_die_by_signal(int sig);
+
+/*
  * Print "prog: name: where: msg" on stderr, e->name standing for name
  * when set (an output's errors name the output), "prog: msg" when that
  * is "".

@@ -28,15 +28,8 @@ tp_close_output(struct tp_out *o, int commit)
 
 	if (tp_out_close(o, commit, &err) == 0)
 		return TP_EXIT_OK;
-	if (o->error == EPIPE) {
-		sigset_t set;
-		/* As if SIGPIPE had not been ignored or blocked. */
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&set);
-		sigaddset(&set, SIGPIPE);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(SIGPIPE);
-	}
+	if (o->error == EPIPE)
+		tp_die_by_signal(SIGPIPE);
 	tp_err_print(&err, o->name);
 	return TP_EXIT_FAIL;
 }

@@ -46,13 +46,19 @@ struct cmdline {
 	int letter[256];
 };
 
+/* What follows the program's name on its usage line. */
+static const char *
+usage_of(const struct tp_program *p)
+{
+	return p->usage != NULL ? p->usage : p->single ?
+	    "[OPTION]... [FILE]" : "[OPTION]... [FILE]...";
+}
+
 static void
 print_usage_line(const struct tp_program *p)
 {
 	fprintf(stderr, "Usage: %s %s\nTry '%s --help' for more "
-	    "information.\n", tp_progname, p->usage != NULL ? p->usage :
-	    p->single ? "[OPTION]... [FILE]" : "[OPTION]... [FILE]...",
-	    tp_progname);
+	    "information.\n", tp_progname, usage_of(p), tp_progname);
 }
 
 _Noreturn void
@@ -180,9 +186,7 @@ print_help(const struct cmdline *cl)
 			if (o->help != NULL && w <= FORM_MAX && w + 4 > col)
 				col = w + 4;
 		}
-	printf("Usage: %s %s\n%s\n", tp_progname, p->usage != NULL ? p->usage :
-	    p->single ? "[OPTION]... [FILE]" : "[OPTION]... [FILE]...",
-	    p->about);
+	printf("Usage: %s %s\n%s\n", tp_progname, usage_of(p), p->about);
 	for (i = 0; i < p->nsets; i++)
 		if (p->sets[i].title == NULL)
 			for (o = p->sets[i].options; o && o->name; o++)
