@@ -2,10 +2,10 @@
  * json2txt: NDJSON records (as txt2json writes them, or jq after it)
  * back into the trace text stream.
  */
-#include "diag.h"
 #include "tools/ndjson.h"
-#include "opts.h"
+#include "diag.h"
 #include "driver.h"
+#include "opts.h"
 
 static const char about[] =
     "Write each JSON object of the input ({\"kind\":KIND, fields...}, as\n"

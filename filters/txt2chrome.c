@@ -6,8 +6,8 @@
 
 #include "tools/chrome.h"
 #include "diag.h"
-#include "opts.h"
 #include "driver.h"
+#include "opts.h"
 
 static const char about[] =
     "Write a trace text stream as a Chrome trace (Trace Event Format JSON)\n"

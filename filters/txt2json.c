@@ -2,10 +2,10 @@
  * txt2json: the trace text stream as NDJSON, one object per record, for
  * jq and pandas.
  */
-#include "diag.h"
 #include "tools/ndjson.h"
-#include "opts.h"
+#include "diag.h"
 #include "driver.h"
+#include "opts.h"
 
 static const char about[] =
     "Write each line of a trace text stream as one JSON object:\n"

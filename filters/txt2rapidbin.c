@@ -3,8 +3,8 @@
  * format's registration (formats/rapidbin/rapidbin-format.c) has the
  * rest; --meta is this program's: it writes a second file.
  */
-#include "driver.h"
 #include "formats/rapidbin/rapidbin.h"
+#include "driver.h"
 
 static struct tp_out meta;
 static int meta_open;

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "tools/filter.h"
 #include "base/digits.h"
 #include "io/input.h"
-#include "opts.h"
 #include "io/output.h"
-#include "driver.h"
 #include "text/text.h"
+#include "tools/filter.h"
+#include "diag.h"
+#include "driver.h"
+#include "opts.h"
 
 static const char about[] =
 "Write the records of trace text streams that match every selector given;\n"

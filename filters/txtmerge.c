@@ -4,11 +4,11 @@
  */
 #include <stdlib.h>
 
-#include "diag.h"
-#include "tools/merge.h"
-#include "opts.h"
 #include "io/output.h"
+#include "tools/merge.h"
+#include "diag.h"
 #include "driver.h"
+#include "opts.h"
 
 static const char about[] =
     "Merge trace text streams, each sorted by ts, into one in ts order\n"

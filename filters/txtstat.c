@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
 #include "io/input.h"
-#include "opts.h"
 #include "io/output.h"
-#include "driver.h"
-#include "tools/stat.h"
 #include "text/text.h"
+#include "tools/stat.h"
+#include "diag.h"
+#include "driver.h"
+#include "opts.h"
 
 static const char about[] =
 "Summarise trace text streams in one pass: records per kind, per thread and\n"

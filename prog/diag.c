@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
 #include "io/output.h"
+#include "diag.h"
 
 const char *tp_progname = "tracepipe";
 int tp_verbosity = 1;

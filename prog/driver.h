@@ -15,8 +15,8 @@
 #ifndef TP_PROG_H
 #define TP_PROG_H
 
-#include "diag.h"
 #include "formats/registry.h"
+#include "diag.h"
 #include "opts.h"
 
 enum tp_dir { TP_DECODE, TP_ENCODE };

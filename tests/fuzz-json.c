@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "fuzz.h"
 #include "tools/ndjson.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

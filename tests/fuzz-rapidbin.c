@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/rapidbin/rapidbin.h"
 #include "formats/std/std.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

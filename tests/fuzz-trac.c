@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/trac/trac.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

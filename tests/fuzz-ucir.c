@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/ucir/ucir.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/wtf/wtf.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

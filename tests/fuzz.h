@@ -26,11 +26,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
 #include "formats/registry.h"
 #include "io/input.h"
 #include "io/output.h"
 #include "text/text.h"
+#include "diag.h"
 
 /* ------------------------------------------------------- captured output */
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/bytes.h"
-#include "formats/registry.h"
 #include "formats/rapidbin/rapidbin.h"
+#include "formats/registry.h"
 #include "tap.h"
 
 static const unsigned char trac[] = "TRAC\x0d\0\0\0{\"ver\":1}";

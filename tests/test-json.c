@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "text/json.h"
+#include "fuzz.h"
 #include "tap.h"
 
 static int

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tap.h"
 #include "base/crc32c.h"
 #include "base/err.h"
 #include "base/snappyframe.h"
+#include "tap.h"
 
 /* A chunk header of type t and body length len. */
 static void

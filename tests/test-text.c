@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/digits.h"
-#include "tap.h"
 #include "text/text.h"
+#include "tap.h"
 
 static struct tp_out out;
 

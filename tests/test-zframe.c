@@ -10,8 +10,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "tap.h"
 #include "io/zframe.h"
+#include "tap.h"
 
 static uint64_t rs = 7;
 

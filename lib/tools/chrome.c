@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
-#include "tools/chrome.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "base/idmap.h"
 #include "text/json.h"
+#include "tools/chrome.h"
 #include "tools/ndjson.h"
 
 #define TC_NAME 256		/* bytes of a slice name kept to reopen it */

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
-#include "tools/expr.h"
-#include "tools/ranges.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "io/input.h"
 #include "text/text.h"
+#include "tools/expr.h"
+#include "tools/ranges.h"
 
 enum op {
 	X_AND, X_OR, X_NOT,	/* a, b: children */

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/grow.h"
 #include "base/digits.h"
+#include "base/grow.h"
 #include "tools/merge.h"
 
 static int

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
-#include "base/distinct.h"
-#include "base/hash.h"
 #include "base/digits.h"
+#include "base/distinct.h"
+#include "base/grow.h"
+#include "base/hash.h"
 #include "base/idmap.h"
-#include "text/json.h"
 #include "io/input.h"
+#include "text/json.h"
 #include "tools/stat.h"
 
 struct table {

@@ -2,8 +2,8 @@
  * The dial9 format's registration: its row, its programs' options and
  * help, what dial92txt and txt2dial9 say after an input.
  */
-#include "formats/registry.h"
 #include "formats/dial9/dial9.h"
+#include "formats/registry.h"
 
 TP_FORMAT_ADAPT(dial9)
 

@@ -4,8 +4,8 @@
  */
 #include <stdint.h>
 
-#include "formats/registry.h"
 #include "formats/rapidbin/rapidbin.h"
+#include "formats/registry.h"
 
 TP_FORMAT_ADAPT(rapidbin)
 

@@ -12,15 +12,15 @@
 #include <string.h>
 
 #include "base/bytes.h"
+#include "base/digits.h"
 #include "base/distinct.h"
 #include "base/hash.h"
-#include "base/digits.h"
-#include "formats/probe.h"
 #include "base/idmap.h"
-#include "text/json.h"
 #include "base/leb128.h"
+#include "formats/probe.h"
 #include "formats/rapidbin/rapidbin.h"
 #include "io/spool.h"
+#include "text/json.h"
 
 static const char *const rb_kind[RB_NOPS] = {
 	"acquire", "release", "read", "write", "fork", "join",

@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "formats/rapidbin/rapidbin.h"
 #include "io/input.h"
 #include "io/output.h"
-#include "formats/rapidbin/rapidbin.h"
 #include "text/text.h"
 
 struct std_enc_opts {

@@ -20,9 +20,9 @@
 #include "base/fpconv.h"
 #include "base/grow.h"
 #include "formats/probe.h"
+#include "formats/trac/trac.h"
 #include "text/json.h"
 #include "text/text.h"
-#include "formats/trac/trac.h"
 
 static const char *const x64_slot[] = {
 	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9",

@@ -25,9 +25,9 @@
 #include "base/grow.h"
 #include "base/snappyframe.h"
 #include "formats/probe.h"
-#include "text/text.h"
 #include "formats/ucir/ucir-private.h"
 #include "io/zframe.h"
+#include "text/text.h"
 
 /* ---------------------------------------------------------------- decoder */
 

@@ -8,8 +8,8 @@
 
 #include "base/bytes.h"
 #include "base/digits.h"
-#include "text/json.h"
 #include "formats/wtf/wtf-private.h"
+#include "text/json.h"
 
 /* -------------------------------------------------------------- chunks */
 

@@ -9,8 +9,8 @@
 
 #include "base/digits.h"
 #include "base/fpconv.h"
-#include "text/json.h"
 #include "formats/wtf/wtf-private.h"
+#include "text/json.h"
 
 /* The built-in events, for definitions a stream lacks. */
 static const struct builtin {
