@@ -536,6 +536,45 @@ test_qbody(void)
 	    "strings up to 24 bytes (%d bad)", bad);
 }
 
+/* Losses count per cause, the first of each kept, later causes together. */
+static void
+test_losses(void)
+{
+	static const char text[] = "a\nb\nc\nd\n";
+	static const char *const causes[] = { "c0", "c1", "c2", "c3", "c4",
+	    "c5", "c6", "c7", "c8", "c9" };
+	struct tr_skips sk = { .cannot = "not here" };
+	char other[] = "c0";
+	unsigned i;
+	int rc;
+
+	tp_err_clear(&err);
+	tp_in_open_mem(&in, text, sizeof text - 1, "t", &err);
+	tr_init(&rd, &in);
+	rc = tr_next(&rd, &rec);
+	ok(rc == 1 && tr_lose(&rd, &rec, &sk, "c0", "first %d", 1) == 0,
+	    "a loss is counted");
+	rc = tr_next(&rd, &rec);
+	/* Equal text at another address is the same cause. */
+	tr_lose(&rd, &rec, &sk, other, "second");
+	for (i = 1; i < 10; i++)
+		tr_lose(&rd, &rec, &sk, causes[i], "cause %u", i);
+	ok(sk.nlost == TR_CAUSES && sk.lost[0].count == 2 &&
+	    sk.lost[0].first_line == 1 && strcmp(sk.lost[0].first_why,
+	    "first 1") == 0, "equal causes count together, first kept");
+	ok(sk.lost[TR_CAUSES].count == 2 &&
+	    strcmp(sk.lost[TR_CAUSES].cause, "other changes") == 0 &&
+	    strcmp(sk.lost[TR_CAUSES].first_why, "cause 8") == 0,
+	    "causes past the first eight are counted together");
+	ok(sk.count == 0, "a loss is not a skip");
+	sk.strict = 1;
+	rc = tr_next(&rd, &rec);
+	ok(tr_lose(&rd, &rec, &sk, "c1", "bad") == -1 &&
+	    strstr(err.msg, "bad: c1") != NULL && sk.lost[1].count == 1,
+	    "under strict a loss is an error naming it");
+	tp_in_close(&in);
+}
+
 int
 main(void)
 {
@@ -548,6 +587,7 @@ main(void)
 	test_malformed();
 	test_lines();
 	test_elem_and_peek();
+	test_losses();
 	tp_in_close(&in);
 	free(out.buf);
 	return done_testing();

@@ -140,15 +140,30 @@ tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
 	return 0;
 }
 
-/* "N records skipped, CANNOT (first at line L: WHY)", if any: a warning. */
+/*
+ * "N records skipped, CANNOT (first at line L: WHY)", and for each cause
+ * of loss "N records changed: CAUSE (first at line L: WHY)": warnings.
+ */
 static inline void
 tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
 {
+	unsigned i;
+
 	if (sk->count > 0)
 		tp_say(say, TP_SAY_WARN, "%llu record%s skipped, %s (first at "
 		    "line %llu: %s)", (unsigned long long)sk->count,
 		    tp_s(sk->count), sk->cannot,
 		    (unsigned long long)sk->first_line, sk->first_why);
+	for (i = 0; i < TR_CAUSES + 1; i++) {
+		const struct tr_cause *c = &sk->lost[i];
+
+		if (c->count == 0)
+			continue;
+		tp_say(say, TP_SAY_WARN, "%llu record%s changed: %s (first "
+		    "at line %llu: %s)", (unsigned long long)c->count,
+		    tp_s(c->count), c->cause,
+		    (unsigned long long)c->first_line, c->first_why);
+	}
 }
 
 /* One direction of a format: its program, options and report. */

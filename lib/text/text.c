@@ -770,6 +770,39 @@ tr_skip(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
 	return 0;
 }
 
+int
+tr_lose(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
+    const char *cause, const char *fmt, ...)
+{
+	char why[sizeof sk->first_why];
+	struct tr_cause *c;
+	va_list ap;
+	unsigned i;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (sk->strict)
+		return tr_fail(r, rec, NULL, "%s: %s", why, cause);
+	for (i = 0; i < sk->nlost; i++)
+		if (sk->lost[i].cause == cause ||
+		    strcmp(sk->lost[i].cause, cause) == 0)
+			break;
+	if (i == sk->nlost) {
+		if (sk->nlost == TR_CAUSES)
+			cause = "other changes";
+		else
+			sk->nlost++;
+	}
+	c = &sk->lost[i];
+	if (c->count++ == 0) {
+		c->cause = cause;
+		c->first_line = rec->lineno;
+		memcpy(c->first_why, why, sizeof why);
+	}
+	return 0;
+}
+
 /* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */
 static const unsigned char hexdigit[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,

@@ -209,19 +209,46 @@ void tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
  * Records an encoder cannot express are skipped and counted, or under
  * --strict are an error: "WHY: CANNOT" at the record.  The program says
  * "N records skipped, CANNOT (first at line L: WHY)" (tp_report_skips).
+ *
+ * A record that is written but loses part of its meaning on the way (a
+ * value mapped to another kind, a field the target cannot hold or the
+ * encoder does not know) is counted per cause, each cause a fixed
+ * string: "N records changed: CAUSE (first at line L: WHY)", even
+ * without -v; under --strict it is an error "WHY: CAUSE".  Causes past
+ * the TR_CAUSES first are counted together.
  */
+#define TR_CAUSES 8
+
+struct tr_cause {
+	const char *cause;	/* "a 64-bit integer stored as a string" */
+	uint64_t count;
+	uint64_t first_line;
+	char first_why[120];
+};
+
 struct tr_skips {
-	int strict;		/* a skip is an error */
+	int strict;		/* a skip or a loss is an error */
 	const char *cannot;	/* "not expressible in an x64dbg trace" */
 	uint64_t count;
 	uint64_t first_line;
 	char first_why[120];
+	struct tr_cause lost[TR_CAUSES + 1];	/* the last: all others */
+	unsigned nlost;
 };
 
 /* Skip rec for the reason fmt says: 0, or under strict -1 (r's err set). */
 int tr_skip(struct tr_reader *r, const struct tr_rec *rec,
     struct tr_skips *sk, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/*
+ * Count rec, written with part of its meaning lost, under cause (a
+ * string that lives as long as sk; equal causes are one count), fmt
+ * saying what: 0, or under strict -1 (r's err set).
+ */
+int tr_lose(struct tr_reader *r, const struct tr_rec *rec,
+    struct tr_skips *sk, const char *cause, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Report an error about a record or a field of it (f may be NULL). */
 int tr_fail(struct tr_reader *r, const struct tr_rec *rec,
