@@ -33,7 +33,7 @@ static const struct tp_option options[] = {
 	    "add input=N (0 for the first FILE) to every record"),
 	TP_OPTION_FLAG("renumber-tids", 'r', struct tm_opts, renumber,
 	    "give colliding thread ids of different inputs distinct numbers "
-	    "(tid=, and child= of fork, join)"),
+	    "(tid=, and child= of fork, join), and tag as --tag does"),
 	TP_OPTION_FLAG("sort-check", 's', struct tm_opts, sort_check,
 	    "a record whose ts goes back within its input is an error "
 	    "(default: merged as it comes, reported)"),

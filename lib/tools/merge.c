@@ -703,6 +703,10 @@ tm_merge(struct tm_merge *m, struct tm_input *in, size_t n,
 
 	memset(m, 0, sizeof *m);
 	m->opts = *opts;
+	/* Renumbered tids keep threads apart; input=N keeps apart what the
+	   encoders number per input (workers, zones, locks, schema ids). */
+	if (m->opts.renumber)
+		m->opts.tag = 1;
 	m->in = in;
 	m->n = n;
 	m->failed = n;

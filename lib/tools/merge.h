@@ -50,7 +50,8 @@ struct tm_input {
 
 struct tm_opts {
 	int tag;		/* add input=INDEX to every record */
-	int renumber;		/* make tids of different inputs distinct */
+	int renumber;		/* make tids of different inputs distinct
+				   (and tag, as the encoders need) */
 	int sort_check;		/* a record back in time is an error */
 	int sort;		/* sort each input first */
 	size_t run_bytes;	/* text of one sorted run (0: TM_RUN_BYTES) */
