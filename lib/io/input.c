@@ -70,6 +70,15 @@ tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
 }
 
 int
+tp_in_open_fd(struct tp_in *in, int fd, const char *name, struct tp_err *err)
+{
+	if (in_init(in, name, err, TP_IN_BUF) < 0)
+		return -1;
+	in->fd = fd;
+	return 0;
+}
+
+int
 tp_in_open_mem(struct tp_in *in, const void *p, size_t n, const char *name,
     struct tp_err *err)
 {

@@ -59,6 +59,9 @@ struct tp_in {
 /* path NULL or "-" means stdin.  Returns 0, or -1 with err filled. */
 int tp_in_open(struct tp_in *in, const char *path, struct tp_err *err);
 /* Input from a memory buffer (tests and fuzzers); gzip is decoded too. */
+/* An open descriptor, read from where it is; tp_in_close closes it. */
+int tp_in_open_fd(struct tp_in *in, int fd, const char *name,
+    struct tp_err *err);
 int tp_in_open_mem(struct tp_in *in, const void *p, size_t n, const char *name,
     struct tp_err *err);
 /* Checks that a gzip stream ended properly.  0 or -1. */

@@ -255,6 +255,16 @@ tp_out_open(struct tp_out *o, const char *path, int binary,
 }
 
 int
+tp_out_open_fd(struct tp_out *o, int fd, const char *name)
+{
+	memset(o, 0, sizeof *o);
+	o->name = name;
+	o->fd = fd;
+	o->buf = malloc(TP_OUT_BUF + TP_OUT_SLACK);
+	return o->buf != NULL ? 0 : -1;
+}
+
+int
 tp_out_open_discard(struct tp_out *o)
 {
 	memset(o, 0, sizeof *o);

@@ -56,6 +56,8 @@ struct tp_out {
  */
 int tp_out_open(struct tp_out *o, const char *path, int binary,
     struct tp_err *err);
+/* An open descriptor (above 1), closed by tp_out_close.  0 or -1. */
+int tp_out_open_fd(struct tp_out *o, int fd, const char *name);
 /* Output that is counted and thrown away (fuzzers, benchmarks).  0 or -1. */
 int tp_out_open_discard(struct tp_out *o);
 /*

@@ -8,15 +8,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/leb128.h"
+#include "io/output.h"
 #include "io/spool.h"
 
-static const char *
-spool_dir(void)
+const char *
+tp_tmpdir(void)
 {
 	const char *dir = getenv("TMPDIR");
 
@@ -30,7 +32,7 @@ spool_syserr(struct tp_spool *s, const char *what)
 
 	s->err->offset = TP_NONE;
 	return tp_fail(s->err, TP_EXIT_FAIL, "%s spool file in %s: %s", what,
-	    spool_dir(), strerror(e));
+	    tp_tmpdir(), strerror(e));
 }
 
 int
@@ -56,30 +58,49 @@ tp_spool_free(struct tp_spool *s)
 	s->fd = -1;
 }
 
-/* A file nobody else can see: O_TMPFILE, or a name unlinked at once. */
+/*
+ * A file nobody else can see: O_TMPFILE, or a name unlinked at once, with
+ * the fatal signals held back in between so that no name outlives the
+ * process (the file holds the input's text).
+ */
+int
+tp_tmpfile(const char *prefix)
+{
+	const char *dir = tp_tmpdir();
+	size_t dl = strlen(dir), pl = strlen(prefix);
+	sigset_t set, old;
+	char *path;
+	int fd, e;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EISDIR && errno != EOPNOTSUPP &&
+	    errno != EINVAL))
+		return fd;
+#endif
+	if ((path = malloc(dl + pl + sizeof "/.XXXXXX")) == NULL)
+		return -1;
+	memcpy(path, dir, dl);
+	path[dl] = '/';
+	memcpy(path + dl + 1, prefix, pl);
+	memcpy(path + dl + 1 + pl, ".XXXXXX", sizeof ".XXXXXX");
+	sigemptyset(&set);
+	for (const int *sig = tp_out_fatal_signals; *sig != 0; sig++)
+		sigaddset(&set, *sig);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if ((fd = mkstemp(path)) >= 0)
+		unlink(path);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(path);
+	errno = e;
+	return fd;
+}
+
 static int
 spool_create(struct tp_spool *s)
 {
-	const char *dir = spool_dir();
-	size_t dl = strlen(dir);
-	char *path;
-
-#ifdef O_TMPFILE
-	s->fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
-	if (s->fd >= 0)
-		return 0;
-	if (errno != EISDIR && errno != EOPNOTSUPP && errno != EINVAL)
-		return spool_syserr(s, "cannot create a");
-#endif
-	if ((path = malloc(dl + sizeof "/tracepipe-spool.XXXXXX")) == NULL)
-		return spool_syserr(s, "cannot create a");
-	memcpy(path, dir, dl);
-	memcpy(path + dl, "/tracepipe-spool.XXXXXX",
-	    sizeof "/tracepipe-spool.XXXXXX");
-	s->fd = mkstemp(path);
-	if (s->fd >= 0)
-		unlink(path);
-	free(path);
+	s->fd = tp_tmpfile("tracepipe-spool");
 	return s->fd >= 0 ? 0 : spool_syserr(s, "cannot create a");
 }
 

@@ -34,6 +34,16 @@ struct tp_spool {
 	struct tp_err *err;
 };
 
+/* $TMPDIR, or /tmp when unset or empty. */
+const char *tp_tmpdir(void);
+/*
+ * A new temporary file in tp_tmpdir() that has no name (O_TMPFILE, or
+ * PREFIX.XXXXXX unlinked at once, the fatal signals held back in
+ * between): nothing is left behind however the process ends.  Its
+ * descriptor, or -1 with errno set.
+ */
+int tp_tmpfile(const char *prefix);
+
 /* A spool keeping up to mem bytes in memory (0: TP_SPOOL_CAP).  0 or -1. */
 int tp_spool_init(struct tp_spool *s, size_t mem, struct tp_err *err);
 void tp_spool_free(struct tp_spool *s);

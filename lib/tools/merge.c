@@ -8,6 +8,7 @@
 
 #include "base/digits.h"
 #include "base/grow.h"
+#include "io/spool.h"
 #include "tools/merge.h"
 
 static int
@@ -409,44 +410,33 @@ unit_cmp(const void *a, const void *b)
 static int
 run_syserr(struct tp_err *err, const char *what)
 {
-	const char *dir = getenv("TMPDIR");
 	int e = errno;
 
 	err->line = 0;
 	err->offset = TP_NONE;
 	return tp_fail(err, TP_EXIT_FAIL, "cannot %s a sorted run in %s: %s",
-	    what, dir != NULL && *dir != '\0' ? dir : "/tmp", strerror(e));
-}
-
-/* A new temporary file in $TMPDIR: its path (to free) and *fd, or NULL. */
-static char *
-run_create(int *fd, struct tp_err *err)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path;
-
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	if ((path = malloc(strlen(dir) + sizeof "/txtmerge-run.XXXXXX")) ==
-	    NULL) {
-		tp_fail(err, TP_EXIT_FAIL, "out of memory");
-		return NULL;
-	}
-	strcpy(stpcpy(path, dir), "/txtmerge-run.XXXXXX");
-	if ((*fd = mkstemp(path)) < 0) {
-		free(path);
-		run_syserr(err, "create");
-		return NULL;
-	}
-	return path;
+	    what, tp_tmpdir(), strerror(e));
 }
 
 /*
- * The run written to path (bad: it could not be) opened and unlinked as
- * the last run, a part of input origin.
+ * A new temporary file in $TMPDIR with no name: a signal that ends the
+ * process (SIGTERM, SIGINT...) leaves none of the input's text behind.
  */
 static int
-run_push(struct tm_merge *m, char *path, int bad, size_t origin,
+run_create(int *fd, struct tp_err *err)
+{
+	if ((*fd = tp_tmpfile("txtmerge-run")) < 0)
+		return run_syserr(err, "create");
+	return 0;
+}
+
+/*
+ * The run written to fd (bad: it could not be), read from its start as
+ * the last run, a part of input origin.  fd is the run's from now on, or
+ * closed.
+ */
+static int
+run_push(struct tm_merge *m, int fd, int bad, size_t origin,
     unsigned level, struct tp_err *err)
 {
 	struct tm_input *t;
@@ -455,24 +445,20 @@ run_push(struct tm_merge *m, char *path, int bad, size_t origin,
 		struct tm_input *nr = realloc(m->runs,
 		    (m->nruns + 16) * sizeof *nr);
 		if (nr == NULL) {
-			unlink(path);
-			free(path);
+			close(fd);
 			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		}
 		m->runs = nr;
 	}
 	t = &m->runs[m->nruns];
 	memset(t, 0, sizeof *t);
-	if (bad || tp_in_open(&t->in, path, err) < 0) {
+	if (bad || lseek(fd, 0, SEEK_SET) != 0 ||
+	    tp_in_open_fd(&t->in, fd, m->in[origin].in.name, err) < 0) {
 		int e = errno;
-		unlink(path);
-		free(path);
+		close(fd);
 		errno = e;
 		return run_syserr(err, "write");
 	}
-	unlink(path);
-	free(path);
-	t->in.name = m->in[origin].in.name;
 	t->origin = origin;
 	t->level = level;
 	m->nruns++;
@@ -520,18 +506,21 @@ merge_tail(struct tm_merge *m, struct tp_err *err)
 		unsigned level = t[0].level;
 		struct tm_merge sub;
 		struct tp_out o;
-		char *path;
-		int fd, rc;
+		int fd, wfd, rc;
 
 		for (k = 1; k < TM_FANIN; k++)
 			if (t[k].origin != origin || t[k].level != level)
 				return 0;
-		if ((path = run_create(&fd, err)) == NULL)
+		if (run_create(&fd, err) < 0)
 			return -1;
-		close(fd);
-		if (tp_out_open(&o, path, 0, err) < 0) {
-			unlink(path);
-			free(path);
+		/* o closes its copy; fd stays open to read the run back. */
+		if ((wfd = dup(fd)) < 0 || tp_out_open_fd(&o, wfd,
+		    "sorted run") < 0) {
+			int e = wfd < 0 ? errno : ENOMEM;
+			if (wfd >= 0)
+				close(wfd);
+			close(fd);
+			errno = e;
 			return run_syserr(err, "write");
 		}
 		memset(&sub, 0, sizeof sub);
@@ -553,13 +542,12 @@ merge_tail(struct tm_merge *m, struct tp_err *err)
 		m->nruns -= TM_FANIN;
 		if (rc < 0) {
 			tp_out_close(&o, 0, NULL);
-			unlink(path);
-			free(path);
+			close(fd);
 			return -1;
 		}
 		rc = tp_out_close(&o, 1, NULL);
 		errno = o.error;
-		if (run_push(m, path, rc < 0, origin, level + 1, err) < 0)
+		if (run_push(m, fd, rc < 0, origin, level + 1, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -573,7 +561,6 @@ static int
 flush_run(struct tm_merge *m, size_t origin, struct run *r,
     struct tp_err *err)
 {
-	char *path;
 	size_t k, tail_off = r->tail ? r->u[r->n - 1].off : 0;
 	uint64_t tail_first = 0, tail_last = 0;
 	int fd, bad;
@@ -593,7 +580,7 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 		}
 		tail_last += n;
 	}
-	if ((path = run_create(&fd, err)) == NULL)
+	if (run_create(&fd, err) < 0)
 		return -1;
 	/* The units in order, gathered into writes of about 1 MiB. */
 	for (k = 0, bad = 0; k < r->n && !bad;) {
@@ -609,8 +596,7 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 		}
 		bad = write_all(fd, r->out, len);
 	}
-	bad |= close(fd);
-	if (run_push(m, path, bad, origin, 0, err) < 0)
+	if (run_push(m, fd, bad, origin, 0, err) < 0)
 		return -1;
 	m->runs[m->nruns - 1].tail_first = tail_first;
 	m->runs[m->nruns - 1].tail_last = tail_last;
