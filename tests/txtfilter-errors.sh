@@ -105,4 +105,27 @@ is "$(cat err.txt)" "" "-q: no warning"
 printf 'trac-header arch=x64\nrapidbin-end events=3\nstd-header operands=bare\n' | txtfilter --tid 1 2> err.txt | wc -l > n.txt
 is "$(cat n.txt | tr -d ' ') $(cat err.txt)" "3 " "structure kinds pass without a word"
 
+# A value the reader refuses hides the fields after it: txtfilter refuses
+# the line as txtstat does (line, column, why), exit 2, rather than judge
+# it with its ts or v unseen.
+deep=$(awk 'BEGIN { for (i = 0; i < 70; i++) printf "["; printf "1";
+	for (i = 0; i < 70; i++) printf "]" }')
+printf 'event ts=0 tid=1\nevent v=%s ts=1 tid=1\n' "$deep" > deep.txt
+want="txtfilter: deep.txt:2:74: lists and maps nested too deeply"
+for e in 'ts == 1' 'has(v)' 'ts != 1'; do
+	txtfilter -e "$e" deep.txt > out.txt 2> err.txt
+	is "$? $(cat err.txt)" "2 $want" "nested deeper than 64: -e '$e' refuses the line"
+done
+txtfilter --ts 1 deep.txt > out.txt 2> err.txt
+is "$? $(cat err.txt) $(cat out.txt)" "2 $want " "nested deeper than 64: --ts refuses it too, after no line"
+txtstat deep.txt > /dev/null 2> err.txt
+is "$(cat err.txt)" "txtstat: deep.txt:2:74: lists and maps nested too deeply" \
+    "the same words as txtstat's reader"
+printf 'event v="a ts=1 tid=1\n' | txtfilter --tid 1 > out.txt 2> err.txt
+is "$? $(cat err.txt)" "2 txtfilter: <stdin>:1:22: unterminated string" \
+    "an unterminated string before the field looked for: refused"
+printf 'event ts=1 tid=1 v="a\n' | txtfilter --tid 1 > out.txt 2> err.txt
+is "$? $(cat out.txt)" '0 event ts=1 tid=1 v="a' \
+    "a bad value after the fields judged is not read (txtfilter reads what it judges)"
+
 done_testing

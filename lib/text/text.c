@@ -479,10 +479,19 @@ scan_value(const char *p, const char *end, int depth, const char **bad,
 
 int
 tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
-    const char *key)
+    size_t len, const char *key)
 {
-	const char *e = key;
+	const char *e = key, *bad, *why;
 
+	/* tr_peek_once's malformed value: the reader's own words. */
+	if (*key == '"' || *key == '[' || *key == '{') {
+		if (scan_value(key, line + len, 0, &bad, &why) != NULL)
+			bad = key, why = "malformed value";
+		err->line = lineno;
+		err->col = (uint64_t)(bad - line) + 1;
+		err->offset = TP_NONE;
+		return tp_fail(err, TP_EXIT_DATA, "%s", why);
+	}
 	while (IS_KEY(*e))
 		e++;
 	err->line = lineno;
@@ -599,7 +608,7 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
 		if ((seen & bit) && dup_key(rec, k, (size_t)(p - k), &seen,
 		    &hashed))
-			return tr_dup_fail(r->err, r->lineno, line, k);
+			return tr_dup_fail(r->err, r->lineno, line, len, k);
 		seen |= bit;
 		f = &rec->f[rec->nf++];
 		f->key = k;
@@ -1239,8 +1248,15 @@ peek_keys(const char *line, size_t len, const char *const *key,
 			if (key_before(line, eq, key[which], keylen[which]))
 				break;
 		if (v < end && (*v == '"' || *v == '[' || *v == '{')) {
-			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL)
-				return 0;	/* malformed: the encoder will say so */
+			if ((p = scan_value(v, end, 0, &bad, &why)) == NULL) {
+				/* The keys after it are out of sight: a filter
+				   refuses the line (tr_dup_fail says why), an
+				   encoder's reader will. */
+				if (dup == NULL)
+					return 0;
+				*dup = v;
+				return found;
+			}
 		} else {
 			/* A bare value holds no '=': look for its end only if wanted. */
 			p = v;

@@ -286,16 +286,24 @@ unsigned tr_peek2(const char *line, size_t len, const char *key1,
  * vallens[i]), for filters that decide on the values: they read
  * the whole line, and a second field with a key looked for makes *dup
  * point at that key (a record with a key twice is malformed, and which
- * value counts would be a guess); else *dup is NULL.
+ * value counts would be a guess), as does a malformed value met on the
+ * way (its first byte: the fields after it cannot be found); else *dup
+ * is NULL.
  */
 int tr_peek_once(const char *line, size_t len, const char *key,
     size_t keylen, const char **val, size_t *vallen, const char **dup);
 uint32_t tr_peekn_once(const char *line, size_t len, const char *const *keys,
     const size_t *keylens, unsigned nkeys, const char **vals,
     size_t *vallens, const char **dup);
-/* The error for a second field with the key at key (line number and column). */
+/*
+ * The error for what tr_peek_once's *dup points at in the line of len
+ * bytes (line number and column): a second field with the key at key,
+ * or a malformed quoted, list or map value starting at key, which hides
+ * the fields after it (the reader's words: "unterminated string", "lists
+ * and maps nested too deeply"...).
+ */
 int tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
-    const char *key);
+    size_t len, const char *key);
 
 /*
  * The string a quoted value (as the reader accepted it, quotes included)

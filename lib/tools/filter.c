@@ -142,7 +142,7 @@ field_in(const struct tf_set *s, const char *line, size_t len,
 	if (!tr_peek_once(line, len, key, keylen, &val, &n, &dup))
 		val = NULL;
 	if (dup != NULL)
-		return tr_dup_fail(err, lineno, line, dup);
+		return tr_dup_fail(err, lineno, line, len, dup);
 	return value_in(s, val, n, line, key, lineno, err);
 }
 
@@ -159,7 +159,7 @@ code_or_data_in(const struct tf_set *s, const char *line, size_t len,
 	int r;
 
 	if (dup != NULL)
-		return tr_dup_fail(err, lineno, line, dup);
+		return tr_dup_fail(err, lineno, line, len, dup);
 
 	r = value_in(s, found & 1 ? val[0] : NULL, n[0], line, "pc", lineno, err);
 	if (r != 0)
@@ -192,7 +192,7 @@ meets(const struct tf_filter *f, unsigned bit, const char *line, size_t len,
 	if ((r = tx_eval(f->expr, bit, line, len, &dup)) == -2)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	if (r < 0)
-		return tr_dup_fail(err, lineno, line, dup);
+		return tr_dup_fail(err, lineno, line, len, dup);
 	return r;
 }
 
