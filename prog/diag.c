@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/utf8.h"
 #include "io/output.h"
 #include "diag.h"
 
@@ -98,6 +100,68 @@ tp_setprog(char *argv0)
 	tp_progname = argv0;
 }
 
+/*
+ * s on stderr, what could act on a terminal escaped as the text writer
+ * escapes a string (newline \n, tab \t, CR \r, other control bytes and
+ * bytes that are not UTF-8 \xHH), and C1 controls (U+0080-U+009F, which
+ * some terminals take as CSI and the like) by their bytes: names and
+ * values from the input (a schema's name, a file name) reach a
+ * diagnostic raw, and one line each is the rule.
+ */
+static void
+put_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, k;
+
+	while (i < n) {
+		unsigned c = p[i];
+		if (c >= 0x20 && c < 0x7f) {
+			for (k = i; k < n && p[k] >= 0x20 && p[k] < 0x7f; k++)
+				;
+			fwrite(p + i, 1, k - i, stderr);
+			i = k;
+		} else if (c >= 0x80 && (k = tp_utf8_seq(p + i, n - i)) != 0) {
+			if (c == 0xc2 && p[i + 1] < 0xa0)	/* C1 control */
+				fprintf(stderr, "\\xc2\\x%02x", p[i + 1]);
+			else
+				fwrite(p + i, 1, k, stderr);
+			i += k;
+		} else if (c == '\n' || c == '\r' || c == '\t') {
+			fputc('\\', stderr);
+			fputc(c == '\n' ? 'n' : c == '\r' ? 'r' : 't', stderr);
+			i++;
+		} else {
+			fprintf(stderr, "\\x%02x", c);
+			i++;
+		}
+	}
+}
+
+/* "prog: " and the formatted text, put_safe, and a newline. */
+static void
+vline(const char *fmt, va_list ap, const char *tail)
+{
+	char buf[8192];
+
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	fprintf(stderr, "%s: ", tp_progname);
+	put_safe(buf);
+	if (tail != NULL)
+		fputs(tail, stderr);
+	fputc('\n', stderr);
+}
+
+static void
+line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(fmt, ap, NULL);
+	va_end(ap);
+}
+
 void
 tp_err_print(const struct tp_err *e, const char *name)
 {
@@ -109,7 +173,7 @@ tp_err_print(const struct tp_err *e, const char *name)
 	if (name == NULL)
 		name = "<stdin>";
 	if (*name == '\0') {
-		fprintf(stderr, "%s: %s\n", tp_progname, e->msg);
+		line("%s", e->msg);
 		return;
 	}
 
@@ -121,8 +185,7 @@ tp_err_print(const struct tp_err *e, const char *name)
 		else
 			snprintf(where, sizeof where, ":%llu",
 			    (unsigned long long)e->line);
-		fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where,
-		    e->msg);
+		line("%s%s: %s", name, where, e->msg);
 		return;
 	}
 	if (e->offset != TP_NONE)
@@ -132,19 +195,18 @@ tp_err_print(const struct tp_err *e, const char *name)
 		snprintf(where + n, sizeof where - n, "%s %s %llu",
 		    n ? "," : ":", e->unit ? e->unit : "record",
 		    (unsigned long long)e->index);
-	fprintf(stderr, "%s: %s%s: %s\n", tp_progname, name, where, e->msg);
+	line("%s%s: %s", name, where, e->msg);
 }
 
 static void
 vwarn_(const char *fmt, va_list ap, int err)
 {
 	size_t len = strlen(fmt);
+	char tail[256] = "";
 
-	fprintf(stderr, "%s: ", tp_progname);
-	vfprintf(stderr, fmt, ap);
 	if (len > 0 && fmt[len - 1] == ':')
-		fprintf(stderr, " %s", strerror(err));
-	fputc('\n', stderr);
+		snprintf(tail, sizeof tail, " %s", strerror(err));
+	vline(fmt, ap, tail);
 }
 
 void

@@ -34,4 +34,19 @@ is "$err" 'txtfilter: --tid: "4\x017" is not a number' \
 err=$(txtfilter --ts +5 ok.txt 2>&1 | head -n 1)
 is "$err" 'txtfilter: --ts: "+5": a range A+N needs its start A (write 5- for 5 and after)' \
     "txtfilter --ts +5 names the missing start"
+# Names from the input reach a diagnostic escaped as the text writer
+# escapes a string: one line each, no byte a terminal acts on (a newline,
+# ESC, the C1 CSI), UTF-8 as it is.
+n=$(printf 'a\nb\033[2Jc\302\233d\303\251')
+printf 'xx' > "$n"
+want='a\nb\x1b[2Jc\xc2\x9bd'$(printf '\303\251')
+for p in dial92txt wtf2txt any2txt; do
+	$p "$n" > /dev/null 2> err.txt
+	is "$(wc -l < err.txt | tr -d ' '):$(grep -cF "$p: $want: " err.txt)" 1:1 \
+	    "$p: a file name with a newline and escape sequences, escaped on one line"
+done
+printf 'ev ts=2\nev ts=1\n' > "$n"
+txtmerge "$n" > /dev/null 2> err.txt
+is "$(wc -l < err.txt | tr -d ' '):$(grep -cF "txtmerge: $want:2: ts 1 goes back in time" err.txt)" 1:1 \
+    "a warning (tp_warn) is escaped the same way"
 done_testing
