@@ -57,7 +57,7 @@ main(int argc, char **argv)
 	    "(the trace is closed after the records before the fault)",
 	    .single = 1, .sets = sets, .nsets = 1 };
 	int first = tp_parse(&p, argc, argv), status;
-	struct tp_each each = { p.output, 0, 0, run, NULL, NULL, NULL };
+	struct tp_each each = { p.output, 0, TP_EACH_TEXT, run, NULL, NULL, NULL };
 
 	status = tp_run_each(&each, argc - first, argv + first);
 	if (st.position_time && st.records > 0)

@@ -33,7 +33,7 @@ main(int argc, char **argv)
 	struct tp_program p = { .about = about, .exit1 = "malformed input "
 	    "(after the lines before the fault)" };
 	int first = tp_parse(&p, argc, argv), status;
-	struct tp_each each = { p.output, 0, 0, run, NULL, NULL, NULL };
+	struct tp_each each = { p.output, 0, TP_EACH_TEXT, run, NULL, NULL, NULL };
 
 	status = tp_run_each(&each, argc - first, argv + first);
 	tp_note("%llu records, %llu comments, %llu values as \"@text\"",

@@ -194,7 +194,8 @@ main(int argc, char **argv)
 	    "[-a RANGES] [-k KINDS] [-T RANGE] [-m N] [-o FILE] [FILE]...",
 	    .about = about, .exit0 = "if a record was selected",
 	    .exit1 = "if none", .sets = sets, .nsets = 1 };
-	struct tp_each each = { NULL, 0, TP_EACH_KEEP_GOING, filter_one,
+	struct tp_each each = { NULL, 0, TP_EACH_KEEP_GOING | TP_EACH_TEXT,
+	    filter_one,
 	    filtered, NULL, &cl };
 	int first, nfiles, status;
 

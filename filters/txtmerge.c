@@ -70,14 +70,17 @@ main(int argc, char **argv)
 	}
 	tp_err_clear(&err);
 	for (opened = 0; opened < n; opened++) {
+		/* A binary trace is refused before anything is merged. */
 		if (tp_in_open(&in[opened].in, first < argc ?
-		    argv[first + opened] : NULL, &err) < 0) {
+		    argv[first + opened] : NULL, &err) < 0 ||
+		    tp_check_format(NULL, TP_ENCODE, &in[opened].in,
+		    &err) < 0) {
 			tp_err_print(&err, in[opened].in.name);
 			tp_in_close(&in[opened].in);
 			for (i = 0; i < opened; i++)
 				tp_in_close(&in[i].in);
 			free(in);
-			return TP_EXIT_FAIL;
+			return err.status ? err.status : TP_EXIT_FAIL;
 		}
 	}
 	if ((status = tp_open_output(&out, p.output, 0)) != TP_EXIT_OK) {

@@ -101,7 +101,7 @@ main(int argc, char **argv)
 	    "[--max-keys N] [-o FILE] [FILE]...", .about = about,
 	    .exit1 = "malformed input (no report)", .sets = sets, .nsets = 1 };
 	int first = tp_parse(&p, argc, argv), status;
-	struct tp_each each = { p.output, 0, 0, add_input, NULL, report, NULL };
+	struct tp_each each = { p.output, 0, TP_EACH_TEXT, add_input, NULL, report, NULL };
 	struct ts_stat *s;
 
 	if ((s = ts_new(&o)) == NULL) {

@@ -2,6 +2,7 @@
  * The programs' common main() body: the loop over the inputs, and the
  * format programs' work on each.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -52,6 +53,30 @@ tp_probe_bytes(struct tp_in *in, const unsigned char **p)
 	return n < 0 ? 0 : n;
 }
 
+/*
+ * Do the first bytes read as trace text: a first line that begins with a
+ * record kind (or is a comment), no control byte but tab, CR and newline
+ * in them?  A binary format without a magic number (RapidBin) would
+ * otherwise decode text into a nonsense header before its first error.
+ */
+static int
+looks_like_text(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (isalnum(p[i]) || p[i] == '_' || p[i] == '.' ||
+	    p[i] == '-'))
+		i++;
+	if (n == 0 || (i == 0 && p[0] != '#') ||
+	    (i > 0 && i < n && p[i] != ' ' && p[i] != '\n'))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' &&
+		    p[i] != '\r') || p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 int
 tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
     struct tp_err *err)
@@ -80,6 +105,12 @@ tp_check_format(const struct tp_format *f, enum tp_dir dir, struct tp_in *in,
 			level = v;
 			other = *g;
 		}
+	}
+	if (dir == TP_DECODE && own == TP_PROBE_NO && other == NULL &&
+	    (f->flags & TP_FMT_NOMAGIC) && looks_like_text(p, n)) {
+		err->offset = 0;
+		return tp_fail(err, TP_EXIT_DATA, "this looks like trace text, "
+		    "not %s; use %s to encode it", f->desc, f->enc.program);
 	}
 	if (other == NULL || level <= own)
 		return 0;
@@ -136,7 +167,9 @@ tp_run_each(const struct tp_each *each, int nfiles, char **files)
 			}
 			opened = 1;
 		}
-		rc = each->fn(&in, &out, each->ctx, &err);
+		rc = (each->flags & TP_EACH_TEXT) &&
+		    tp_check_format(NULL, TP_ENCODE, &in, &err) < 0 ? -1 :
+		    each->fn(&in, &out, each->ctx, &err);
 		if (tp_in_close(&in) < 0)
 			rc = -1;
 		if (each->done != NULL)

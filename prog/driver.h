@@ -83,12 +83,18 @@ typedef int tp_each_fn(struct tp_in *in, struct tp_out *out, void *ctx,
 
 /* Go on after an input that failed, as grep does (else the first stops). */
 #define TP_EACH_KEEP_GOING 1u
+/*
+ * The inputs are trace text: a binary trace (or compressed data) is
+ * refused before fn reads it, naming its format and decoder, as the
+ * encoders refuse it (tp_check_format).
+ */
+#define TP_EACH_TEXT 2u
 
 struct tp_each {
 	const char *output;	/* -o FILE, or NULL */
 	int binary;		/* binary output: never to a terminal, and no
 				   prefix kept on bad input */
-	unsigned flags;		/* TP_EACH_KEEP_GOING */
+	unsigned flags;		/* TP_EACH_KEEP_GOING, TP_EACH_TEXT */
 	tp_each_fn *fn;
 	void (*done)(void *ctx, int failed);	/* after each input, or NULL */
 	/*

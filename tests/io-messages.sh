@@ -49,4 +49,32 @@ printf 'ev ts=2\nev ts=1\n' > "$n"
 txtmerge "$n" > /dev/null 2> err.txt
 is "$(wc -l < err.txt | tr -d ' '):$(grep -cF "txtmerge: $want:2: ts 1 goes back in time" err.txt)" 1:1 \
     "a warning (tp_warn) is escaped the same way"
+# A binary trace given to a text tool is refused as the encoders refuse
+# it, naming the format and its decoder, before a byte is written; trace
+# text given to rapidbin2txt (no magic number) likewise, before a header.
+trac-sample --blocks 5 > bin.trace64 || exit 99
+for p in txtmerge:1 txtstat:1 txt2json:1 txt2chrome:1 txtfilter:2; do
+	st=${p#*:} p=${p%:*}
+	$p bin.trace64 > out.txt 2> err.txt; rc=$?
+	is "$rc:$(cat err.txt):$(wc -c < out.txt | tr -d ' ')" \
+	    "$st:$p: bin.trace64: offset 0x0: this is an x64dbg trace (TRAC), not trace text; use trac2txt:0" \
+	    "$p: a binary trace: its format and decoder named, nothing written"
+done
+printf 'ev ts=1\n' > one.txt
+txtmerge one.txt bin.trace64 > out.txt 2> err.txt; rc=$?
+is "$rc:$(wc -c < out.txt | tr -d ' ')" "1:0" "txtmerge: a binary second input: nothing merged"
+if command -v script > /dev/null; then
+	err=$(script -qec "txtmerge bin.trace64" /dev/null < /dev/null 2>&1 | tr -d '\r')
+	is "$err" "txtmerge: bin.trace64: offset 0x0: this is an x64dbg trace (TRAC), not trace text; use trac2txt" \
+	    "txtmerge: a binary trace is not copied to a terminal"
+else
+	skip "no script(1)" "txtmerge: a binary trace is not copied to a terminal"
+fi
+printf 'insn tid=1 pc=0x10\nread tid=1 addr=0x5\n' > t.txt
+rapidbin2txt t.txt > out.txt 2> err.txt; rc=$?
+is "$rc:$(cat err.txt):$(wc -c < out.txt | tr -d ' ')" \
+    "1:rapidbin2txt: t.txt: offset 0x0: this looks like trace text, not a RapidBin trace (RAPID, Wasmgrind); use txt2rapidbin to encode it:0" \
+    "rapidbin2txt: trace text refused before any header is written"
+txt2rapidbin -q t.txt | rapidbin2txt > out.txt 2> err.txt
+is "$?:$(head -n 1 out.txt | cut -d' ' -f1)" "0:rapidbin-header" "rapidbin2txt: a RapidBin trace still decodes"
 done_testing

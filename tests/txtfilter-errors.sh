@@ -94,7 +94,8 @@ is "$? $(cat err.txt)" "2 txtfilter: <stdin>:2:3: \"T0|begin|0\" is not a record
     "STD text is not trace text: error at the first character that is no kind's"
 printf 'TRAC\023\000\000\000{"ver":1}\000\001' > bin.trace
 txtfilter --tid 1 bin.trace > /dev/null 2> err.txt
-like "$? $(cat err.txt)" "2 txtfilter: bin.trace:1:*: *" "a binary trace: exit 2"
+is "$? $(cat err.txt)" "2 txtfilter: bin.trace: offset 0x0: this is an x64dbg trace (TRAC), not trace text; use trac2txt" \
+    "a binary trace: exit 2, its format and decoder named"
 printf 'acquir tid=1 lock=2\nacquire tid=1 lock=2\nrelase tid=1 lock=2\n' > typo.txt
 txtfilter --tid 1 typo.txt > out.txt 2> err.txt
 is "$? $(cat err.txt)" "0 txtfilter: typo.txt:1: kind \"acquir\" is not \"acquire\": passed on as a structure record (2 such lines)" \
