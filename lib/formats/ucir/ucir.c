@@ -58,6 +58,7 @@ struct dec {
 	uint64_t sbase;		/* stream offset of sb.p[0] */
 	struct chunk_at *cmap;
 	size_t ncmap, capcmap;
+	size_t cstride, cskip;	/* a chunk in cstride is kept (CMAP_MAX) */
 	struct tp_snappy sn;
 	uint64_t frame_ix;	/* the frame being read, for diagnostics */
 };
@@ -600,10 +601,28 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 
 /* ------------------------------------------------- the trace format's stream */
 
+/*
+ * The chunks of the unread stream remembered at most: an op of 16 MiB in
+ * 1-byte chunks would take 16 bytes a chunk, 256 MiB.  Past it every
+ * other one is dropped and half as many kept from then on, so a fault
+ * deep in such an op names a chunk at or before its own.
+ */
+#define CMAP_MAX 4096
+
 /* Remember which file offset the stream bytes from soff on came from. */
 static int
 cmap_add(struct dec *d, uint64_t soff, uint64_t foff)
 {
+	if (d->cstride > 1 && d->cskip++ % d->cstride != 0)
+		return 0;
+	if (d->ncmap == CMAP_MAX) {
+		size_t i;
+		for (i = 0; i < CMAP_MAX / 2; i++)
+			d->cmap[i] = d->cmap[2 * i];
+		d->ncmap = CMAP_MAX / 2;
+		d->cstride = d->cstride > 1 ? 2 * d->cstride : 2;
+		d->cskip = 1;
+	}
 	if (tp_grow(&d->cmap, &d->capcmap, d->ncmap + 1, sizeof *d->cmap) < 0)
 		return -1;
 	d->cmap[d->ncmap].soff = soff;
@@ -704,6 +723,8 @@ sn_need(struct dec *d, struct tp_in *in, size_t n, struct tp_err *err)
 			memmove(d->cmap, d->cmap + i, (d->ncmap - i) *
 			    sizeof *d->cmap);
 			d->ncmap -= i;
+			if (d->ncmap <= 1)
+				d->cstride = 1;	/* the long op is read */
 		}
 		if ((rc = sn_more(d, in, err)) < 0)
 			return -1;
