@@ -229,4 +229,28 @@ is "$?:$(rapidbin2txt e.data | grep -c .)" "0:1" \
 printf 'a\n' | txtfilter -o e.out --tid 1 - 0>&- 2>&-
 is "$?:$(cat e.out 2>/dev/null)" "1:" \
     "txtfilter 0>&- reads a closed standard input as empty"
+# -o onto a file with several hard links is refused (a new file renamed
+# into place would break them), the file untouched; onto another user's
+# file, the replacement keeps its owner, group and mode, or is refused
+# when it cannot (not root), the file untouched.
+printf 'old\n' > h1 && ln -f h1 h2
+txtfilter -o h1 t.txt 2> err.txt; rc=$?
+is "$rc:$(cat h2):$(cat err.txt)" "2:old:txtfilter: h1: the file has 2 hard links, which a new file renamed into place would break: write to another name and copy it over" \
+    "-o onto a hard-linked file: refused, the links and the file kept"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	printf 'old\n' > own.txt && chown nobody:nogroup own.txt && chmod 640 own.txt
+	txtfilter -o own.txt t.txt
+	is "$?:$(stat -c '%U:%G:%a' own.txt):$(cmp -s own.txt t.txt && echo same)" \
+	    "0:nobody:nogroup:640:same" "root, -o onto another user's file: its owner, group and mode kept"
+	mkdir shared.d && chmod 777 shared.d && chmod 711 .
+	printf 'old\n' > shared.d/f && chmod 666 shared.d/f
+	setpriv --reuid=nobody --regid=nogroup --clear-groups txtfilter -o shared.d/f t.txt 2> err.txt; rc=$?
+	is "$rc:$(head -c 3 shared.d/f):$(ls shared.d | tr '\n' ' '):$(cat err.txt)" \
+	    "2:old:f :txtfilter: shared.d/f: cannot keep the owner of the file (uid 0, gid 0) in its replacement: Operation not permitted" \
+	    "another user, -o onto root's writable file: refused, the file untouched"
+	chmod 700 .
+else
+	skip "not root, or no setpriv" "-o onto another user's file"
+	skip "not root, or no setpriv" "-o onto another user's file, not root"
+fi
 done_testing

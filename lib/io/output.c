@@ -173,6 +173,41 @@ open_temporary(struct tp_out *o, struct tp_err *err)
 	    slash != NULL ? o->path : ".");
 }
 
+/*
+ * The temporary file gets the owner and group of the file it replaces
+ * (root writing another user's file would make it root's); when that is
+ * not allowed, nothing is written: the file would change hands.
+ */
+static int
+keep_owner(struct tp_out *o, const struct stat *was, struct tp_err *err)
+{
+	struct stat now;
+	char what[96];
+	int e;
+
+	if (fstat(o->fd, &now) == 0 && now.st_uid == was->st_uid &&
+	    now.st_gid == was->st_gid)
+		return 0;
+	if (fchown(o->fd, was->st_uid, was->st_gid) == 0)
+		return 0;
+	e = errno;
+	snprintf(what, sizeof what, "cannot keep the owner of the file "
+	    "(uid %lu, gid %lu) in its replacement",
+	    (unsigned long)was->st_uid, (unsigned long)was->st_gid);
+	close(o->fd);
+	o->fd = -1;
+	{
+		sigset_t old;
+		hold_signals(&old);
+		unlink(o->tmppath);
+		unlist(o);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	free(o->tmppath);
+	o->tmppath = NULL;
+	return open_fail(o, err, e, what, NULL);
+}
+
 static int
 open_path(struct tp_out *o, const char *path, int binary, struct tp_err *err)
 {
@@ -204,7 +239,21 @@ open_path(struct tp_out *o, const char *path, int binary, struct tp_err *err)
 		if (S_ISREG(fst.st_mode) && fst.st_dev == st.st_dev &&
 		    fst.st_ino == st.st_ino) {
 			o->mode = st.st_mode & 07777;
-			return open_temporary(o, err);
+			if (fst.st_nlink > 1) {
+				/* sort -o keeps them by writing in place; a
+				   temporary renamed into place cannot. */
+				free(o->path);
+				o->path = NULL;
+				tp_err_clear(err);
+				err->name = o->name;
+				return tp_fail(err, TP_EXIT_FAIL, "the file has "
+				    "%lu hard links, which a new file renamed "
+				    "into place would break: write to another "
+				    "name and copy it over",
+				    (unsigned long)fst.st_nlink);
+			}
+			return open_temporary(o, err) < 0 ? -1 :
+			    keep_owner(o, &fst, err);
 		}
 	}
 	/* A device, a FIFO: written as it is, where it is. */

@@ -6,7 +6,11 @@
  * a regular file or a new path is written as a temporary file in the same
  * directory, renamed over the path only by tp_out_close(o, 1, err); a
  * symlink is followed and its target written the same way; a device or a
- * FIFO is written directly; a directory is refused by tp_out_open.
+ * FIFO is written directly; a directory is refused by tp_out_open.  The
+ * replacement keeps the replaced file's mode, owner and group, or is
+ * refused when the owner cannot be kept; so is a file with several hard
+ * links, which the rename would break (sort -o keeps them by writing in
+ * place, which loses the file on bad input).
  *
  * The module never prints, exits or raises.  A write error is kept in the
  * object (sticky: later writes are dropped) and returned by tp_out_close
