@@ -417,17 +417,11 @@ tp_json_escape(char *d, const void *s, size_t n, unsigned flags)
 #define JSON_PIECE 4096
 
 void
-tp_json_put_str(struct tp_out *o, const void *s, size_t n)
+tp_json_put_body(struct tp_out *o, const void *s, size_t n)
 {
 	const unsigned char *p = s;
 	size_t used;
 
-	if (TP_JSON_ESC_MAX(n) <= JSON_PIECE) {	/* in one move: most are */
-		char *d = tp_out_reserve(o, JSON_PIECE);
-		tp_out_commit(o, tp_json_escape(d, s, n, 0));
-		return;
-	}
-	tp_out_putc(o, '"');
 	while (n > 0) {
 		char *d = tp_out_reserve(o, JSON_PIECE);
 
@@ -436,6 +430,18 @@ tp_json_put_str(struct tp_out *o, const void *s, size_t n)
 		p += used;
 		n -= used;
 	}
+}
+
+void
+tp_json_put_str(struct tp_out *o, const void *s, size_t n)
+{
+	if (TP_JSON_ESC_MAX(n) <= JSON_PIECE) {	/* in one move: most are */
+		char *d = tp_out_reserve(o, JSON_PIECE);
+		tp_out_commit(o, tp_json_escape(d, s, n, 0));
+		return;
+	}
+	tp_out_putc(o, '"');
+	tp_json_put_body(o, s, n);
 	tp_out_putc(o, '"');
 }
 

@@ -116,6 +116,8 @@ void tp_jw_null(struct tp_jw *w);
  * characters as \b \f \n \r \t or \u00XX, invalid UTF-8 as U+FFFD.
  */
 void tp_json_put_str(struct tp_out *o, const void *s, size_t n);
+/* The same without the quotes: a string written a part at a time. */
+void tp_json_put_body(struct tp_out *o, const void *s, size_t n);
 
 /*
  * Flags of tp_json_escape.  TP_JSON_ESC_BYTES: bytes from 0x80 on go as

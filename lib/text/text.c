@@ -970,12 +970,12 @@ unquoted_len(const char *val, size_t n)
 }
 
 size_t
-tp_unquote(const char *val, size_t n, char *dst)
+tp_unquote_part(const char **at, const char *end, char *dst, size_t room)
 {
-	const char *p = val + 1, *end = val + n - 1;
+	const char *p = *at;
 	size_t k = 0;
 
-	for (; p < end; p++) {
+	for (; p < end && k < room; p++) {
 		char c = *p;
 		if (c == '\\') {
 			switch (*++p) {
@@ -991,7 +991,16 @@ tp_unquote(const char *val, size_t n, char *dst)
 		}
 		dst[k++] = c;
 	}
+	*at = p;
 	return k;
+}
+
+size_t
+tp_unquote(const char *val, size_t n, char *dst)
+{
+	const char *p = val + 1;
+
+	return tp_unquote_part(&p, val + n - 1, dst, n);
 }
 
 int

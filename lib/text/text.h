@@ -310,6 +310,13 @@ int tr_dup_fail(struct tp_err *err, uint64_t lineno, const char *line,
  * stands for, into dst (room for n - 2 bytes); returns its length.
  */
 size_t tp_unquote(const char *val, size_t n, char *dst);
+/*
+ * The same a part at a time: the content from *at (inside the quotes) up
+ * to end (the closing quote) into dst, at most room bytes; *at moves past
+ * what was read (never into an escape); returns the bytes written.
+ */
+size_t tp_unquote_part(const char **at, const char *end, char *dst,
+    size_t room);
 
 /* Parse a whole value span as an unsigned integer (decimal or 0x hex). */
 int tp_parse_u64(const char *s, size_t n, uint64_t *v);

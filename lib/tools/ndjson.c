@@ -27,14 +27,41 @@ scratch_fit(size_t n)
 }
 
 /*
- * A quoted text string's content (its escapes undone) as a JSON string.
- * The caller has checked that the content is UTF-8 (see scan_value) and
- * that scratch holds n bytes.
+ * A quoted text string's content (its escapes undone) as a JSON string,
+ * a part at a time: memory holds a part, not a copy of the line.  The
+ * caller has checked that the content is UTF-8 (see scan_value): a
+ * character cut at the end of a part goes with the next.
  */
 static void
 put_quoted(struct tp_out *o, const char *v, size_t n)
 {
-	tp_json_put_str(o, scratch, tp_unquote(v, n, scratch));
+	char part[4096 + 4];
+	const char *p = v + 1, *end = v + n - 1;
+	size_t have = 0, k, cut;
+
+	if (n - 2 <= 4096) {
+		tp_json_put_str(o, part, tp_unquote(v, n, part));
+		return;
+	}
+	tp_out_putc(o, '"');
+	while (p < end) {
+		have += tp_unquote_part(&p, end, part + have, 4096);
+		/* The last character's lead byte, and whether it is whole. */
+		for (cut = have, k = 0; cut > 0 && k < 4; k++)
+			if (((unsigned char)part[--cut] & 0xc0) != 0x80)
+				break;
+		if (cut < have && (unsigned char)part[cut] >= 0xc0 &&
+		    have - cut < ((unsigned char)part[cut] >= 0xf0 ? 4u :
+		    (unsigned char)part[cut] >= 0xe0 ? 3u : 2u) && p < end)
+			k = cut;
+		else
+			k = have;
+		tp_json_put_body(o, part, k);
+		memmove(part, part + k, have - k);
+		have -= k;
+	}
+	tp_json_put_body(o, part, have);
+	tp_out_putc(o, '"');
 }
 
 /* ---------------------------------------------------- text -> JSON types */
@@ -324,7 +351,7 @@ put_raw(struct tp_out *o, const char *v, size_t n)
 void
 nj_put_value(struct tp_out *o, const char *v, size_t n)
 {
-	if (!(scan_value(v, n, 1) & VS_RAW) && scratch_fit(n) == 0)
+	if (!(scan_value(v, n, 1) & VS_RAW))
 		put_value(o, v, n);
 	else if (tp_utf8_valid(v, n) == n)
 		put_raw(o, v, n);
@@ -376,8 +403,6 @@ nj_from_text(struct tr_reader *r, struct tp_out *o, struct nj_stats *st)
 	while ((rc = tr_line(r, &line, &len)) > 0) {
 		if ((rc = tr_parse(r, line, len, &rec)) < 0)
 			return -1;
-		if (scratch_fit(len) < 0)
-			return tp_fail(r->err, TP_EXIT_FAIL, "out of memory");
 		if (rc == 0) {
 			if (put_comment(r, o, line, len) < 0)
 				return -1;
