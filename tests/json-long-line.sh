@@ -35,4 +35,14 @@ for p in txt2json txt2chrome; do
 		skip "no GNU time, or a sanitizer build" "$p: peak memory"
 	fi
 done
+# json2txt: an object whose text would pass the 64 MiB line limit (a
+# 0x7f byte is one byte in JSON, \x7f in text) is refused before any of
+# it is written; the records before it stay.
+perl -e 'print "{\"kind\":\"ev\",\"n\":1}\n{\"kind\":\"ev\",\"s\":\"", "\x7f" x 20000000, "\"}\n{\"kind\":\"ev\",\"n\":2}\n"' > del.json
+json2txt del.json > del.txt 2> err.txt; rc=$?
+is "$rc:$(cat err.txt):$(cat del.txt)" "1:json2txt: del.json:2:1: its text would be longer than 64 MiB, the line limit of trace text (trace-text(5)), which no encoder reads:ev n=1" \
+    "json2txt: a line past 64 MiB refused at its line, none of it written"
+perl -e 'print "{\"kind\":\"ev\",\"s\":\"", "\x7f" x 16000000, "\"}\n"' > del2.json
+json2txt del2.json | txt2json | cmp -s - del2.json
+ok $? "json2txt: a 16 MB object whose text is 64 MB is written, and reads back"
 done_testing

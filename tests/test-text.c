@@ -3,6 +3,7 @@
  * written, read back exactly, escapes, malformed lines with their line and
  * column, and the filters' fast field lookup.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -437,9 +438,18 @@ test_elem_and_peek(void)
 		ok(tr_peekn_once("w pc=1 x=2", 10, keys, lens, 2, vv, vvl,
 		    &dup) == 1 && dup == NULL, "peekn_once: addr absent, no dup");
 		dup = "x";
-		ok(tr_peek_once("w s=\"ab tid=1", 14, "tid", 3, &v, &vl,
-		    &dup) == 0 && dup == NULL,
-		    "peek_once: a quote never closed: absent, no dup");
+		{
+			static const char l[] = "w s=\"ab tid=1";
+			struct tp_err e;
+			tp_err_clear(&e);
+			/* The fields after it are out of sight: *dup names the
+			   bad value, and tr_dup_fail the reader's reason. */
+			ok(tr_peek_once(l, 14, "tid", 3, &v, &vl, &dup) == 0 &&
+			    dup == l + 4 && tr_dup_fail(&e, 1, l, 14, dup) < 0 &&
+			    strcmp(e.msg, "unterminated string") == 0 &&
+			    e.col == 15,
+			    "peek_once: a quote never closed: refused, with why");
+		}
 	}
 }
 
@@ -575,6 +585,37 @@ test_losses(void)
 	tp_in_close(&in);
 }
 
+/*
+ * A record whose text outgrows the line limit the reader takes fails
+ * the output (tw_end), a record just under it does not: what a decoder
+ * writes, its encoder must read (issue 27, point 4).
+ */
+static void
+test_line_limit(void)
+{
+	static char chunk[1 << 20];
+	struct tp_out o;
+	size_t i;
+
+	memset(chunk, 'a', sizeof chunk);
+	tp_out_open_discard(&o);
+	tw_begin(&o, "e");
+	tp_out_puts(&o, " s=");
+	for (i = 0; i < TP_LINE_MAX / sizeof chunk - 1; i++)
+		tp_out_write(&o, chunk, sizeof chunk);
+	tw_end(&o);
+	ok(!tp_out_failed(&o), "a record just under 64 MiB is written");
+	tw_begin(&o, "e");
+	tp_out_puts(&o, " s=");
+	for (i = 0; i < TP_LINE_MAX / sizeof chunk; i++)
+		tp_out_write(&o, chunk, sizeof chunk);
+	tw_end(&o);
+	ok(tp_out_failed(&o) && o.error == EFBIG &&
+	    strcmp(o.failed, TW_TOO_LONG) == 0,
+	    "a record over 64 MiB fails the output, saying why");
+	free(o.buf);
+}
+
 int
 main(void)
 {
@@ -588,6 +629,7 @@ main(void)
 	test_lines();
 	test_elem_and_peek();
 	test_losses();
+	test_line_limit();
 	tp_in_close(&in);
 	free(out.buf);
 	return done_testing();

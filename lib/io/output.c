@@ -332,6 +332,13 @@ out_error(struct tp_out *o, const char *what)
 	}
 }
 
+void
+tp_out_fail(struct tp_out *o, int e, const char *what)
+{
+	errno = e;
+	out_error(o, what);
+}
+
 static void
 write_all(struct tp_out *o, const char *p, size_t n)
 {

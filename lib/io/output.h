@@ -51,6 +51,7 @@ struct tp_out {
 	int error;		/* errno of the first failure, 0 while none */
 	const char *failed;	/* what failed: "write error", ... */
 	struct tp_out *next;	/* outputs with a temporary file */
+	uint64_t rec_mark;	/* the text writer's record start + 1, or 0 */
 };
 
 /*
@@ -72,6 +73,8 @@ int tp_out_open_discard(struct tp_out *o);
  */
 int tp_out_close(struct tp_out *o, int commit, struct tp_err *err);
 void tp_out_flush(struct tp_out *o);
+/* Fail the output (sticky, as a write error): e as errno, what as what. */
+void tp_out_fail(struct tp_out *o, int e, const char *what);
 void tp_out_write(struct tp_out *o, const void *p, size_t n);
 
 /* Has a write failed (the reader went away, the disk is full)? */

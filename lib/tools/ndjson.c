@@ -912,6 +912,26 @@ convert(struct tp_out *o, const char *buf, size_t n, struct jsrc *js,
 		return -1;
 	if (n > js->keyscap && tp_grow(&js->keys, &js->keyscap, n, 1) < 0)
 		return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+	/*
+	 * An object of more than 8 MiB may make a line over the limit the
+	 * encoders read (a byte 0x7f is \x7f in text): measured first, so
+	 * that none of it is written (the buffer goes out as it fills).
+	 */
+	if (n > TP_LINE_MAX / 8) {
+		struct tp_out d;
+		uint64_t len;
+		if (tp_out_open_discard(&d) < 0)
+			return tp_fail(js->err, TP_EXIT_FAIL, "out of memory");
+		rc = put_record(&d, js, buf, buf + n);
+		len = tp_out_tell(&d);
+		tp_out_close(&d, 0, NULL);
+		if (rc < 0)
+			return -1;
+		if (len - 1 > TP_LINE_MAX)
+			return jfail(js, "its text would be longer than 64 MiB, "
+			    "the line limit of trace text (%s), which no "
+			    "encoder reads", "trace-text(5)");
+	}
 	mark = tp_out_tell(o);
 	if ((rc = put_record(o, js, buf, buf + n)) < 0)
 		unwrite(o, mark);
