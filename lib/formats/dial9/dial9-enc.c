@@ -129,6 +129,14 @@ enc_flush_frame(struct enc *e, struct buf *b)
 {
 	if (b->nomem)
 		return enc_nomem(e);
+	/* The frame limit dial92txt reads (dial9.h), refused here. */
+	if (b->len >= DIAL9_FRAME_MAX) {
+		e->err->line = e->r->lineno;
+		e->err->offset = TP_NONE;
+		return tp_fail(e->err, TP_EXIT_DATA, "the record makes a frame "
+		    "of %zu bytes, over the %u-byte frame limit of dial92txt",
+		    b->len, DIAL9_FRAME_MAX - 1);
+	}
 	tp_out_write(e->out, b->p, b->len);
 	b->len = 0;
 	e->st->frames++;
