@@ -12,17 +12,6 @@ rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
 printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 
 # No file of the given names, temporary ones included.
-# signum NAME: the number of signal NAME (dash's kill -l maps only the
-# other way).
-signum() {
-	n=1
-	while [ $n -lt 65 ]; do
-		[ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return 0; }
-		n=$((n + 1))
-	done
-	return 1
-}
-
 leftovers() {
 	for f in "$@"; do
 		ls -d "$f" "$f".?????? 2>/dev/null

@@ -21,14 +21,6 @@ runs_open() {
 	ls -l /proc/$1/fd 2>/dev/null | grep -c "$T/"
 }
 ulimit -c 0
-signum() {
-	n=1
-	while [ $n -lt 65 ]; do
-		[ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return 0; }
-		n=$((n + 1))
-	done
-	return 1
-}
 for sig in TERM INT HUP QUIT ALRM PIPE USR1 USR2 PROF VTALRM XCPU XFSZ IO; do
 	num=$(signum "$sig") || continue
 	rm -rf "$T" && mkdir "$T"

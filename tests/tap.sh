@@ -37,6 +37,16 @@ rss_ok() {
 	! grep -q __asan_init "$(command -v "$1")" 2>/dev/null &&
 	    [ -x /usr/bin/time ] && /usr/bin/time -f %M true 2>/dev/null
 }
+# signum NAME: the number of signal NAME (dash's kill -l maps only the
+# other way).
+signum() {
+	n=1
+	while [ $n -lt 65 ]; do
+		[ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return 0; }
+		n=$((n + 1))
+	done
+	return 1
+}
 skip() { tap_n=$((tap_n + 1)); printf 'ok %d - %s # SKIP %s\n' "$tap_n" "$2" "$1"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit $?; }
 
