@@ -980,28 +980,42 @@ unquoted_len(const char *val, size_t n)
 	return k;
 }
 
+/* The byte the quoted text at *pp stands for; *pp moves past it. */
+static inline char
+unquote_at(const char **pp)
+{
+	const char *p = *pp;
+	char c = *p;
+
+	if (c == '\\') {
+		switch (*++p) {
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case 'x':
+			c = (char)(tp_hexval(p[1]) << 4 | tp_hexval(p[2]));
+			p += 2;
+			break;
+		default: c = *p; break;
+		}
+	}
+	*pp = p + 1;
+	return c;
+}
+
 size_t
 tp_unquote_part(const char **at, const char *end, char *dst, size_t room)
 {
 	const char *p = *at;
 	size_t k = 0;
 
-	for (; p < end && k < room; p++) {
-		char c = *p;
-		if (c == '\\') {
-			switch (*++p) {
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'x':
-				c = (char)(tp_hexval(p[1]) << 4 | tp_hexval(p[2]));
-				p += 2;
-				break;
-			default: c = *p; break;
-			}
-		}
-		dst[k++] = c;
-	}
+	/* Each escape is longer than its byte: room for all needs no count. */
+	if ((size_t)(end - p) <= room)
+		while (p < end)
+			dst[k++] = unquote_at(&p);
+	else
+		while (p < end && k < room)
+			dst[k++] = unquote_at(&p);
 	*at = p;
 	return k;
 }
@@ -1009,9 +1023,12 @@ tp_unquote_part(const char **at, const char *end, char *dst, size_t room)
 size_t
 tp_unquote(const char *val, size_t n, char *dst)
 {
-	const char *p = val + 1;
+	const char *p = val + 1, *end = val + n - 1;
+	size_t k = 0;
 
-	return tp_unquote_part(&p, val + n - 1, dst, n);
+	while (p < end)
+		dst[k++] = unquote_at(&p);
+	return k;
 }
 
 int
