@@ -228,6 +228,9 @@ tp_job_convert(struct tp_job *job, struct tp_in *in, struct tp_out *out,
 	}
 	if (tp_check_format(f, job->dir, in, err) < 0)
 		return -1;
+	/* A decoder writes no line its encoder would refuse. */
+	if (job->dir == TP_DECODE)
+		out->lines = 1;
 	job->ran = 1;
 	if (job->dir == TP_DECODE)
 		return f->decode(in, out, job->opts, job->stats, err);

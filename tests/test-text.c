@@ -586,9 +586,11 @@ test_losses(void)
 }
 
 /*
- * A record whose text outgrows the line limit the reader takes fails
- * the output (tw_end), a record just under it does not: what a decoder
- * writes, its encoder must read (issue 27, point 4).
+ * On a text output (lines, as the decoders' is), a record whose text
+ * outgrows the line limit the reader takes fails the output, a record
+ * just under it does not: what a decoder writes, its encoder must read
+ * (issue 27, point 4).  Written in 1 MiB pieces (past the buffer) and
+ * in small ones (through it).
  */
 static void
 test_line_limit(void)
@@ -599,6 +601,7 @@ test_line_limit(void)
 
 	memset(chunk, 'a', sizeof chunk);
 	tp_out_open_discard(&o);
+	o.lines = 1;
 	tw_begin(&o, "e");
 	tp_out_puts(&o, " s=");
 	for (i = 0; i < TP_LINE_MAX / sizeof chunk - 1; i++)
@@ -610,9 +613,22 @@ test_line_limit(void)
 	for (i = 0; i < TP_LINE_MAX / sizeof chunk; i++)
 		tp_out_write(&o, chunk, sizeof chunk);
 	tw_end(&o);
+	tp_out_flush(&o);
 	ok(tp_out_failed(&o) && o.error == EFBIG &&
-	    strcmp(o.failed, TW_TOO_LONG) == 0,
+	    strcmp(o.failed, TP_OUT_TOO_LONG) == 0,
 	    "a record over 64 MiB fails the output, saying why");
+	free(o.buf);
+	tp_out_open_discard(&o);
+	o.lines = 1;
+	tw_begin(&o, "e");
+	for (i = 0; i < TP_LINE_MAX / 4096; i++)
+		tp_out_write(&o, chunk, 4096);
+	tp_out_putc(&o, 'a');
+	tw_end(&o);
+	tw_begin(&o, "e");
+	tw_end(&o);
+	tp_out_flush(&o);
+	ok(tp_out_failed(&o), "the same, written through the buffer");
 	free(o.buf);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/input.h"
 #include "io/output.h"
 
 /*
@@ -354,21 +355,51 @@ write_all(struct tp_out *o, const char *p, size_t n)
 	}
 }
 
+/*
+ * With o->lines, the line limit of trace text (a decoder's record that
+ * outgrew what the encoders read): checked at each flush, where the last
+ * newline of the buffer is found from its end, so records cost nothing.
+ * The bytes still go out (the reader after refuses the long line rather
+ * than take a cut one as whole), then the output fails.
+ */
+static int
+line_too_long(struct tp_out *o, const char *buf, size_t n)
+{
+	const char *p = buf + n, *first;
+	uint64_t before = o->line_len;
+
+	while (p > buf && p[-1] != '\n')
+		p--;
+	if (p == buf) {
+		o->line_len += n;
+		return o->line_len > TP_LINE_MAX;
+	}
+	o->line_len = (uint64_t)(buf + n - p);
+	first = memchr(buf, '\n', n);
+	return before + (uint64_t)(first - buf) > TP_LINE_MAX;
+}
+
 void
 tp_out_flush(struct tp_out *o)
 {
+	int too_long;
+
 	if (o->len == 0)
 		return;
+	too_long = o->lines && line_too_long(o, o->buf, o->len);
 	if (o->fd >= 0)
 		write_all(o, o->buf, o->len);
 	o->written += o->len;
 	o->len = 0;
+	if (too_long)
+		tp_out_fail(o, EFBIG, TP_OUT_TOO_LONG);
 }
 
 void
 tp_out_write(struct tp_out *o, const void *p, size_t n)
 {
 	const char *s = p;
+	int too_long;
 
 	if (n == 0)
 		return;		/* p may be NULL */
@@ -379,9 +410,12 @@ tp_out_write(struct tp_out *o, const void *p, size_t n)
 		return;
 	}
 	tp_out_flush(o);
+	too_long = o->lines && line_too_long(o, s, n);
 	if (o->fd >= 0)
 		write_all(o, s, n);
 	o->written += n;
+	if (too_long)
+		tp_out_fail(o, EFBIG, TP_OUT_TOO_LONG);
 }
 
 int

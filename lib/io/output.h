@@ -51,8 +51,13 @@ struct tp_out {
 	int error;		/* errno of the first failure, 0 while none */
 	const char *failed;	/* what failed: "write error", ... */
 	struct tp_out *next;	/* outputs with a temporary file */
-	uint64_t rec_mark;	/* the text writer's record start + 1, or 0 */
+	int lines;		/* text: a line over TP_LINE_MAX fails it */
+	uint64_t line_len;	/* lines: the unfinished line's bytes out */
 };
+
+/* What a text output fails with when a line outgrows TP_LINE_MAX. */
+#define TP_OUT_TOO_LONG "a record's text is longer than 64 MiB, the " \
+	"line limit of trace text, which no encoder reads"
 
 /*
  * path NULL or "-" means stdout.  binary: refuse to write to a terminal.

@@ -1,7 +1,6 @@
 /*
  * The trace text stream: the only code that writes or reads a line.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,22 +77,12 @@ tp_key_ok(const void *s, size_t n)
 void
 tw_begin(struct tp_out *o, const char *kind)
 {
-	o->rec_mark = tp_out_tell(o) + 1;
 	tp_out_puts(o, kind);
 }
 
 void
 tw_end(struct tp_out *o)
 {
-	/*
-	 * A line no reader takes (a decoder's record that outgrew the line
-	 * limit the encoders read, trace-text(5)) fails the output: the
-	 * records before it stay, the program reports it at the end.
-	 */
-	if (o->rec_mark != 0 && tp_out_tell(o) - (o->rec_mark - 1) >
-	    TP_LINE_MAX)
-		tp_out_fail(o, EFBIG, TW_TOO_LONG);
-	o->rec_mark = 0;
 	tp_out_putc(o, '\n');
 }
 

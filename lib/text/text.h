@@ -27,9 +27,6 @@
 void tw_begin(struct tp_out *o, const char *kind);
 /* End the record: writes '\n'. */
 void tw_end(struct tp_out *o);
-/* What tw_end fails the output with for a record over TP_LINE_MAX. */
-#define TW_TOO_LONG "a record's text is longer than 64 MiB, the line " \
-	"limit of trace text, which no encoder reads"
 
 /* Fields: each writes " key=value". */
 void tw_u64(struct tp_out *o, const char *key, uint64_t v);
