@@ -333,8 +333,8 @@ out_error(struct tp_out *o, const char *what)
 	}
 }
 
-void
-tp_out_fail(struct tp_out *o, int e, const char *what)
+static void
+out_fail(struct tp_out *o, int e, const char *what)
 {
 	errno = e;
 	out_error(o, what);
@@ -392,7 +392,7 @@ tp_out_flush(struct tp_out *o)
 	o->written += o->len;
 	o->len = 0;
 	if (too_long)
-		tp_out_fail(o, EFBIG, TP_OUT_TOO_LONG);
+		out_fail(o, EFBIG, TP_OUT_TOO_LONG);
 }
 
 void
@@ -415,7 +415,7 @@ tp_out_write(struct tp_out *o, const void *p, size_t n)
 		write_all(o, s, n);
 	o->written += n;
 	if (too_long)
-		tp_out_fail(o, EFBIG, TP_OUT_TOO_LONG);
+		out_fail(o, EFBIG, TP_OUT_TOO_LONG);
 }
 
 int

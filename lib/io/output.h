@@ -78,8 +78,6 @@ int tp_out_open_discard(struct tp_out *o);
  */
 int tp_out_close(struct tp_out *o, int commit, struct tp_err *err);
 void tp_out_flush(struct tp_out *o);
-/* Fail the output (sticky, as a write error): e as errno, what as what. */
-void tp_out_fail(struct tp_out *o, int e, const char *what);
 void tp_out_write(struct tp_out *o, const void *p, size_t n);
 
 /* Has a write failed (the reader went away, the disk is full)? */
