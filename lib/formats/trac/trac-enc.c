@@ -53,8 +53,9 @@ struct enc {
 	unsigned oplen;
 	unsigned char op[TRAC_MAX_OPCODE];
 	unsigned nreg;
-	unsigned char pos[MAX_FIELDS + 1];	/* room for an added cip */
-	uint64_t val[MAX_FIELDS + 1];
+	/* Room for an added cip and Usercorn's registers. */
+	unsigned char pos[MAX_FIELDS + TRAC_MAX_SLOTS + 1];
+	uint64_t val[MAX_FIELDS + TRAC_MAX_SLOTS + 1];
 	unsigned nctx;		/* ctx. fields: the thread's state, not stored */
 	unsigned char cpos[MAX_FIELDS];
 	uint64_t cval[MAX_FIELDS];
@@ -64,6 +65,21 @@ struct enc {
 	unsigned char mflag[TRAC_MAX_ACCESSES];
 	uint64_t addr[TRAC_MAX_ACCESSES], old[TRAC_MAX_ACCESSES],
 	    new_[TRAC_MAX_ACCESSES];
+
+	/*
+	 * Usercorn's records (ucir2txt).  Its register records set ustate,
+	 * the state the next instruction starts from.  In its trace format
+	 * an instruction's accesses and register changes come before it
+	 * (utrace): they go to unext and the accesses wait in the arrays
+	 * above, until the instruction comes.
+	 */
+	int ucir, utrace;
+	int ukey;		/* in a keyframe, before an instruction */
+	struct trac_mem mem;	/* what data= fields said, for opcodes */
+	uint64_t ustate[TRAC_MAX_SLOTS], unext[TRAC_MAX_SLOTS];
+	unsigned char utouch[TRAC_MAX_SLOTS];	/* ustate changed since */
+	unsigned char ntouch[TRAC_MAX_SLOTS];	/* unext changed */
+	unsigned nutouch, nntouch;
 };
 
 static int
@@ -252,6 +268,7 @@ flush_insn(struct enc *e)
 	e->have_tid = 1;
 	e->st->insns++;
 	e->st->accesses += e->nmem;
+	e->nmem = 0;
 }
 
 /* Positions given out of order or twice: sort, the last value wins. */
@@ -406,16 +423,90 @@ done:
 	return 0;
 }
 
+/*
+ * A field txt2trac does not know in a record of its own kinds (insn,
+ * read, write, trac-*): a misspelling, or another decoder's field whose
+ * meaning the trace cannot hold; named, counted, refused by --strict.
+ */
+static int
+unknown_field(struct enc *e, const struct tr_field *f)
+{
+	return tr_lose(e->r, e->rec, &e->st->skipped, "an unknown field "
+	    "dropped", "%.*s field \"%.*s\"", (int)e->rec->kindlen,
+	    e->rec->kind, (int)(f->keylen > 40 ? 40 : f->keylen), f->key);
+}
+
+/* The first field of rec that tr_fields did not find (got of them). */
+static int
+unknown_of(struct enc *e, const struct tr_field **found, unsigned nkeys)
+{
+	unsigned i, k, got = 0;
+
+	for (k = 0; k < nkeys; k++)
+		got += found[k] != NULL;
+	if (got >= e->rec->nf)
+		return 0;
+	for (i = 0; i < e->rec->nf; i++) {
+		for (k = 0; k < nkeys; k++)
+			if (found[k] == &e->rec->f[i])
+				break;
+		if (k == nkeys)
+			return unknown_field(e, &e->rec->f[i]);
+	}
+	return 0;
+}
+
+/* The register changes of unext become the state of the next insn. */
+static void
+ucir_commit(struct enc *e)
+{
+	unsigned s;
+
+	for (s = 0; s < e->a->nslots && e->nntouch > 0; s++) {
+		if (!e->ntouch[s])
+			continue;
+		e->ntouch[s] = 0;
+		e->nntouch--;
+		e->ustate[s] = e->unext[s];
+		e->nutouch += !e->utouch[s];
+		e->utouch[s] = 1;
+	}
+}
+
+/*
+ * The slots Usercorn's records set since the instruction before, where
+ * they differ from what a reader of the output has: stored in this
+ * block, as x64dbg stores the slots that changed.
+ */
+static void
+ucir_regs(struct enc *e)
+{
+	unsigned s;
+
+	for (s = 0; s < e->a->nslots && e->nutouch > 0; s++) {
+		if (!e->utouch[s])
+			continue;
+		e->utouch[s] = 0;
+		e->nutouch--;
+		if (e->ustate[s] == e->state[s])
+			continue;
+		e->pos[e->nreg] = (unsigned char)s;
+		e->val[e->nreg++] = e->ustate[s];
+	}
+	if (e->utrace)
+		ucir_commit(e);
+}
+
 static int
 insn_record(struct enc *e)
 {
 	const struct tr_rec *rec = e->rec;
 	const struct trac_arch *a = e->a;
 	const struct slot_tab *t = e->t;
-	const struct tr_field *fbytes = NULL;
+	const struct tr_field *fbytes = NULL, *fsize = NULL, *unknown = NULL;
 	unsigned i, expect = 0, sorted = 1, has_cip = 0;
 	int have_pc = 0, last = -1;
-	uint64_t pc = 0, v;
+	uint64_t pc = 0, v, size = 0;
 	size_t n;
 
 	flush_insn(e);
@@ -426,7 +517,9 @@ insn_record(struct enc *e)
 	e->nreg = 0;
 	e->nctx = 0;
 	e->have_tprev = 0;
-	e->nmem = 0;
+	if (!e->utrace)
+		e->nmem = 0;	/* accesses with no instruction were skipped */
+	e->ukey = 0;
 	for (i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
 		const char *k = f->key;
@@ -491,7 +584,13 @@ insn_record(struct enc *e)
 			e->cval[e->nctx++] = v;
 			continue;
 		} else if ((s = trac_slot_find(a, k, f->keylen)) < 0) {
-			continue;	/* fields of other decoders */
+			/* Usercorn's size= and depth= (inside a syscall). */
+			if (f->keylen == 4 && memcmp(k, "size", 4) == 0)
+				fsize = f;
+			else if (!(f->keylen == 5 && memcmp(k, "depth", 5) == 0) &&
+			    unknown == NULL)
+				unknown = f;
+			continue;
 		}
 		if (field_ptr(e, f, &v) < 0)
 			return -1;
@@ -506,18 +605,30 @@ insn_record(struct enc *e)
 	if (fbytes != NULL && fbytes->vallen > 2 * TRAC_MAX_OPCODE)
 		return skip(e, "%.*s record with more than 15 opcode bytes",
 		    "insn", 4);
-	if (fbytes == NULL || fbytes->vallen == 0) {
+	if (fsize != NULL && field_u64(e, fsize, &size) < 0)
+		return -1;
+	if (unknown != NULL && unknown_field(e, unknown) < 0)
+		return -1;
+	if ((fbytes == NULL || fbytes->vallen == 0) && have_pc &&
+	    size >= 1 && size <= TRAC_MAX_OPCODE && e->mem.n > 0 &&
+	    trac_mem_get(&e->mem, pc, e->op, (size_t)size) == size) {
+		/* A decoder without opcodes, whose stream wrote them. */
+		n = (size_t)size;
+		e->st->op_from_mem++;
+	} else if (fbytes == NULL || fbytes->vallen == 0) {
 		/*
-		 * A decoder that does not keep opcodes: a block needs 1 to 15
-		 * bytes, so it gets a nop, counted (an error with --strict).
+		 * A block needs 1 to 15 bytes: a nop for each byte of the
+		 * instruction's size, else one, counted (an error with
+		 * --strict).
 		 */
 		if (e->opts->strict)
 			return tr_fail(e->r, rec, NULL, "insn record without "
-			    "opcode bytes: an x64dbg trace needs 1 to 15");
+			    "opcode bytes%s: an x64dbg trace needs 1 to 15",
+			    e->mem.n > 0 ? " (nor the stream's memory)" : "");
 		if (e->st->no_opcode++ == 0)
 			e->st->first_no_opcode_line = rec->lineno;
-		e->op[0] = TRAC_NO_OPCODE;
-		n = 1;
+		n = size >= 1 && size <= TRAC_MAX_OPCODE ? (size_t)size : 1;
+		memset(e->op, TRAC_NO_OPCODE, n);
 	} else if (tr_bytes(e->r, rec, fbytes, e->op, TRAC_MAX_OPCODE,
 	    &n) < 0) {
 		return -1;
@@ -525,6 +636,10 @@ insn_record(struct enc *e)
 	e->oplen = (unsigned)n;
 	e->have_ppc = have_pc;
 	e->ppc = pc;
+	if (e->nutouch > 0 || e->nntouch > 0) {
+		ucir_regs(e);
+		sorted = 0;
+	}
 	if (!sorted)
 		sort_regs(e);
 	if (have_pc && has_cip)
@@ -556,13 +671,139 @@ access_mismatch(struct enc *e, const char *what, uint64_t v, uint64_t want)
  * little-endian over the accesses.
  */
 enum { AK_PC, AK_OLD, AK_NEW, AK_TID, AK_SEQ, AK_ADDR, AK_SIZE, AK_FLAGS,
-	AK_NKEYS };
+	AK_DATA, AK_DEPTH, AK_NKEYS };
 
 static const char *const access_key[AK_NKEYS] = {
-	"pc", "old", "new", "tid", "seq", "addr", "size", "flags"
+	"pc", "old", "new", "tid", "seq", "addr", "size", "flags", "data",
+	"depth"
 };
 
 static struct tr_keys access_keys;
+
+/* Little-endian bytes p[0..ps) as a slot value. */
+static uint64_t
+le_value(const unsigned char *p, unsigned ps)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = ps; i > 0; i--)
+		v = v << 8 | p[i - 1];
+	return v;
+}
+
+/*
+ * An access whose value is bytes (data=, Usercorn's): x64dbg's
+ * pointer-sized old and new values, little endian, a narrower access's
+ * bytes in the low end of one value (the rest 0), a wider one's over
+ * consecutive pointer-sized accesses as x64dbg splits operands.  A
+ * read's value is its data, or where it has none (Usercorn's trace
+ * format) the stream's memory; a write's old value is the stream's
+ * memory.  Bytes the stream never gave are 0, counted.  The stream's
+ * memory learns every data= (reads too: they show what memory holds).
+ */
+static int
+access_bytes(struct enc *e, int write, const struct tr_field **f)
+{
+	const struct tr_rec *rec = e->rec;
+	unsigned ps = e->a->ptrsize, i, m, count;
+	uint64_t addr, size, v, depth = 0;
+	unsigned char *old, *nw;
+	size_t n = 0, got, cap;
+
+	if (f[AK_ADDR] == NULL)
+		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
+	if (field_ptr(e, f[AK_ADDR], &addr) < 0)
+		return -1;
+	if (f[AK_DATA] != NULL) {
+		if (grow(e, f[AK_DATA]->vallen / 2 + 1) < 0 ||
+		    tr_bytes(e->r, rec, f[AK_DATA], e->buf, e->bufcap, &n) < 0)
+			return -1;
+	}
+	size = n;
+	if (f[AK_SIZE] != NULL) {
+		if (field_u64(e, f[AK_SIZE], &size) < 0)
+			return -1;
+		if (f[AK_DATA] != NULL && size != n)
+			return tr_fail(e->r, rec, f[AK_SIZE], "%llu bytes, "
+			    "data= has %zu", (unsigned long long)size, n);
+	}
+	if (f[AK_DEPTH] != NULL && field_u64(e, f[AK_DEPTH], &depth) < 0)
+		return -1;
+	if (f[AK_PC] != NULL) {
+		if (field_u64(e, f[AK_PC], &v) < 0)
+			return -1;
+		if (!e->utrace && e->pending && e->have_ppc && v != e->ppc &&
+		    depth == 0 && !e->ukey)
+			return access_mismatch(e, "pc", v, e->ppc);
+	}
+	if (size > (uint64_t)TRAC_MAX_ACCESSES * ps)
+		count = TRAC_MAX_ACCESSES + 1;
+	else
+		count = (unsigned)((size + ps - 1) / ps);
+	cap = (size_t)count * ps;
+	if (write && (e->ukey || depth > 0 ||
+	    (!e->utrace && !e->pending) || size == 0 ||
+	    e->nmem + count > TRAC_MAX_ACCESSES)) {
+		/* Not an access of an instruction: the memory still is. */
+		if (n > 0 && trac_mem_put(&e->mem, addr, e->buf, n) < 0)
+			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
+		if (e->ukey)
+			return skip(e, "%.*s of a keyframe (the memory set up "
+			    "before the first instruction: its bytes give "
+			    "opcodes and old values)", rec->kind, rec->kindlen);
+		if (depth > 0)
+			return skip(e, "%.*s inside a syscall (the kernel's, "
+			    "no instruction's: its bytes are kept for later "
+			    "accesses)", rec->kind, rec->kindlen);
+	}
+	if (e->utrace && e->pending)
+		flush_insn(e);	/* the accesses of the next instruction */
+	if (!e->utrace && !e->pending)
+		return skip(e, "%.*s without an instruction before it",
+		    rec->kind, rec->kindlen);
+	if (size == 0)
+		return skip(e, "%.*s of size 0", rec->kind, rec->kindlen);
+	if (e->nmem + count > TRAC_MAX_ACCESSES)
+		return skip(e, "%.*s beyond 32 memory accesses of an "
+		    "instruction", rec->kind, rec->kindlen);
+	if (grow(e, n + 2 * cap) < 0)
+		return -1;
+	old = e->buf + n;
+	nw = old + cap;
+	memset(old, 0, 2 * cap);
+	if (write) {
+		memcpy(nw, e->buf, n);
+		if (n < size && tr_lose(e->r, rec, &e->st->skipped, "a write "
+		    "without its value, 0 written", "%llu of its %llu bytes",
+		    (unsigned long long)(size - n), (unsigned long long)size) < 0)
+			return -1;
+		got = trac_mem_get(&e->mem, addr, old, (size_t)size);
+	} else {
+		memcpy(old, e->buf, n);
+		got = n + (n < size ? trac_mem_get(&e->mem, addr + n, old + n,
+		    (size_t)(size - n)) : 0);
+	}
+	if (got < size && tr_lose(e->r, rec, &e->st->skipped, write ?
+	    "a write's old value not in the stream, 0 written" :
+	    "a read's value not in the stream, 0 written", "%llu of its "
+	    "%llu bytes at 0x%llx unknown", (unsigned long long)(size - got),
+	    (unsigned long long)size, (unsigned long long)addr) < 0)
+		return -1;
+	if (n > 0 && trac_mem_put(&e->mem, addr, e->buf, n) < 0)
+		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
+	for (i = 0; i < count; i++) {
+		m = e->nmem++;
+		e->addr[m] = (addr + (uint64_t)i * ps) &
+		    (ps == 8 ? UINT64_MAX : 0xffffffffu);
+		e->old[m] = le_value(old + i * ps, ps);
+		e->new_[m] = le_value(nw + i * ps, ps);
+		/* x64dbg's flag: the value did not change. */
+		e->mflag[m] = !write || e->old[m] == e->new_[m] ?
+		    TRAC_MEM_UNCHANGED : 0;
+	}
+	return 0;
+}
 
 static int
 access_record(struct enc *e, int write)
@@ -577,10 +818,15 @@ access_record(struct enc *e, int write)
 
 	if (access_keys.key == NULL)
 		tr_keys_init(&access_keys, access_key, AK_NKEYS);
+	tr_fields(&access_keys, rec, f);
+	if (unknown_of(e, f, AK_NKEYS) < 0)
+		return -1;
+	if (f[AK_DATA] != NULL || (e->ucir && f[AK_OLD] == NULL &&
+	    f[AK_NEW] == NULL))
+		return access_bytes(e, write, f);
 	if (!e->pending)
 		return skip(e, "%.*s without an instruction before it",
 		    rec->kind, rec->kindlen);
-	tr_fields(&access_keys, rec, f);
 	if (f[AK_PC] != NULL) {
 		if (field_u64(e, f[AK_PC], &v) < 0)
 			return -1;
@@ -646,6 +892,85 @@ access_record(struct enc *e, int write)
 			old = nv = 0;
 		}
 	}
+	return 0;
+}
+
+/* ------------------------------------------------ Usercorn's own records */
+
+static int
+ucir_header(struct enc *e)
+{
+	const struct tr_field *fa = tr_find(e->rec, "arch");
+	const struct tr_field *ff = tr_find(e->rec, "format");
+	const struct trac_arch *a = NULL;
+
+	if (fa != NULL && fa->vallen == 6 && memcmp(fa->val, "x86_64", 6) == 0)
+		a = &trac_x64;
+	else if (fa != NULL && fa->vallen == 3 && memcmp(fa->val, "x86", 3) == 0)
+		a = &trac_x86;
+	else
+		return tr_fail(e->r, e->rec, fa, "a Usercorn trace of arch "
+		    "%.*s: x64dbg traces hold x86 (x86) and x86_64 (x64) only",
+		    fa != NULL ? (int)(fa->vallen > 40 ? 40 : fa->vallen) : 4,
+		    fa != NULL ? fa->val : "none");
+	if (e->header_done && a != e->a)
+		return tr_fail(e->r, e->rec, fa, "arch %s after blocks of arch "
+		    "%s: one trace file holds one architecture", a->name,
+		    e->a->name);
+	e->ucir = 1;
+	e->utrace = ff != NULL && ff->vallen == 5 &&
+	    memcmp(ff->val, "trace", 5) == 0;
+	if (!e->header_done) {
+		e->a = a;
+		e->t = trac_tab_of(a);
+		default_header(e);
+	}
+	return 0;
+}
+
+/*
+ * A register record (ucir-reg value=, ucir-spreg data=): the slots it
+ * sets, in the state of the next instruction; at once in the replay
+ * format, after the next instruction in the trace format (whose
+ * register changes come before their instruction), at once in a
+ * keyframe (the state before the first instruction).
+ */
+static int
+ucir_reg(struct enc *e, int special)
+{
+	const struct tr_field *fr = tr_find(e->rec, "reg");
+	const struct tr_field *fv = tr_find(e->rec, special ? "data" : "value");
+	unsigned char b[64];
+	size_t n = 0;
+	uint64_t v;
+	int rc;
+
+	if (fr == NULL || fv == NULL)
+		return skip(e, "%.*s without reg or its value", e->rec->kind,
+		    e->rec->kindlen);
+	if (special) {
+		if (tr_bytes(e->r, e->rec, fv, b, sizeof b, &n) < 0)
+			return -1;
+	} else {
+		if (field_u64(e, fv, &v) < 0)
+			return -1;
+		tp_put_le64(b, v);
+		n = 8;
+	}
+	rc = trac_ucir_reg(e->a, fr->val, fr->vallen, b, n, e->unext,
+	    e->ntouch, &e->nntouch);
+	if (!e->utrace || e->ukey)
+		ucir_commit(e);
+	if (rc == 1)
+		return tr_lose(e->r, e->rec, &e->st->skipped, "a register value "
+		    "wider than its x64dbg slot, cut", "%.*s", (int)(fr->vallen >
+		    40 ? 40 : fr->vallen), fr->val);
+	if (rc < 0)
+		return tr_lose(e->r, e->rec, &e->st->skipped, rc == -1 ?
+		    "a register x64dbg has no slot for, dropped" :
+		    "an unknown register name dropped", "%.*s register %.*s",
+		    e->a == &trac_x64 ? 6 : 3, e->a == &trac_x64 ? "x86_64" :
+		    "x86", (int)(fr->vallen > 40 ? 40 : fr->vallen), fr->val);
 	return 0;
 }
 
@@ -730,6 +1055,30 @@ user_incomplete(struct enc *e, uint64_t lineno)
 	    (unsigned long long)e->user_left);
 }
 
+/* Usercorn's structure and registers: 0, -1, or 1 for another kind. */
+static int
+ucir_record(struct enc *e)
+{
+	const char *k = e->rec->kind + 5;
+	size_t n = e->rec->kindlen - 5;
+
+	if (n == 3 && memcmp(k, "reg", 3) == 0)
+		return ucir_reg(e, 0);
+	if (n == 5 && memcmp(k, "spreg", 5) == 0)
+		return ucir_reg(e, 1);
+	if (n == 5 && memcmp(k, "frame", 5) == 0) {
+		const struct tr_field *f = tr_find(e->rec, "keyframe");
+		e->ukey = f != NULL && f->vallen == 4 &&
+		    memcmp(f->val, "true", 4) == 0;
+		return 0;
+	}
+	/* A basic block's start and size, and a marker: the insns say it. */
+	if ((n == 3 && memcmp(k, "jmp", 3) == 0) ||
+	    (n == 3 && memcmp(k, "nop", 3) == 0))
+		return 0;
+	return 1;
+}
+
 static int
 encode_records(struct enc *e)
 {
@@ -751,8 +1100,19 @@ encode_records(struct enc *e)
 				return -1;
 			continue;
 		}
+		if (rec->kindlen == 11 && memcmp(k, "ucir-header", 11) == 0) {
+			if (ucir_header(e) < 0)
+				return -1;
+			continue;
+		}
 		if (!e->header_done)
 			default_header(e);
+		if (rec->kindlen > 5 && memcmp(k, "ucir-", 5) == 0 &&
+		    (rc = ucir_record(e)) != 1) {
+			if (rc < 0)
+				return -1;
+			continue;
+		}
 		if (rec->kindlen == 4 && memcmp(k, "insn", 4) == 0)
 			rc = insn_record(e);
 		else if (rec->kindlen == 4 && memcmp(k, "read", 4) == 0)
@@ -804,6 +1164,7 @@ trac_encode(struct tr_reader *r, struct tp_out *out,
 	e->r = r;
 	rc = encode_records(e);
 	trac_thr_tab_free(&e->tt);
+	trac_mem_free(&e->mem);
 	free(e->buf);
 	return rc;
 }

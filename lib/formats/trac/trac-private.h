@@ -112,4 +112,31 @@ struct thr *trac_thr_get(struct thr_tab *tt, uint32_t tid, int *found);
 
 void trac_json_scan(const char *s, size_t n, struct json_info *ji);
 
+/* ------------------------------------- Usercorn's records (trac-ucir.c) */
+
+/*
+ * Set register name (Unicorn's x86 name, as ucir2txt writes it) to the
+ * len little-endian bytes p in the slot words s, marking the slots
+ * changed in touched (*nt counts them): 0, 1 when bytes beyond the register were not zero
+ * (cut), -1 for a Unicorn register REGDUMP has no room for, -2 for a
+ * name Unicorn does not have.
+ */
+int trac_ucir_reg(const struct trac_arch *a, const char *name, size_t n,
+    const unsigned char *p, size_t len, uint64_t *s, unsigned char *touched,
+    unsigned *nt);
+
+/* The bytes a stream wrote, by page of 4 KiB. */
+struct trac_page;
+struct trac_mem {
+	struct trac_page **page;	/* open addressing, cap a power of 2 */
+	size_t cap, n;
+};
+
+int trac_mem_put(struct trac_mem *m, uint64_t addr, const unsigned char *p,
+    size_t n);		/* 0, or -1 out of memory */
+/* n bytes at addr into p (0 where unknown): how many are known. */
+size_t trac_mem_get(const struct trac_mem *m, uint64_t addr, unsigned char *p,
+    size_t n);
+void trac_mem_free(struct trac_mem *m);
+
 #endif
