@@ -483,6 +483,21 @@ ucir_regs(struct enc *e)
 {
 	unsigned s;
 
+	if (e->ucir && (e->thr == NULL || e->thr->tid != e->ptid)) {
+		/*
+		 * Usercorn emulates one CPU: a frame of another pid (thread
+		 * here) continues its registers, where x64dbg would give the
+		 * thread its own.
+		 */
+		for (s = 0; s < e->a->nslots; s++) {
+			if (s == e->a->cip)
+				continue;	/* pc= says it */
+			e->cpos[e->nctx] = (unsigned char)s;
+			e->cval[e->nctx++] = e->ustate[s];
+		}
+		memset(e->utouch, 0, e->a->nslots);
+		e->nutouch = 0;
+	}
 	for (s = 0; s < e->a->nslots && e->nutouch > 0; s++) {
 		if (!e->utouch[s])
 			continue;
@@ -636,7 +651,7 @@ insn_record(struct enc *e)
 	e->oplen = (unsigned)n;
 	e->have_ppc = have_pc;
 	e->ppc = pc;
-	if (e->nutouch > 0 || e->nntouch > 0) {
+	if (e->nutouch > 0 || e->nntouch > 0 || e->ucir) {
 		ucir_regs(e);
 		sorted = 0;
 	}
@@ -710,6 +725,7 @@ access_bytes(struct enc *e, int write, const struct tr_field **f)
 	uint64_t addr, size, v, depth = 0;
 	unsigned char *old, *nw;
 	size_t n = 0, got, cap;
+	int setup;
 
 	if (f[AK_ADDR] == NULL)
 		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
@@ -742,31 +758,31 @@ access_bytes(struct enc *e, int write, const struct tr_field **f)
 	else
 		count = (unsigned)((size + ps - 1) / ps);
 	cap = (size_t)count * ps;
-	if (write && (e->ukey || depth > 0 ||
-	    (!e->utrace && !e->pending) || size == 0 ||
-	    e->nmem + count > TRAC_MAX_ACCESSES)) {
+	setup = write && (e->ukey || depth > 0);
+	if (!setup && e->utrace && e->pending)
+		flush_insn(e);	/* the accesses of the next instruction */
+	if (setup || (!e->utrace && !e->pending) || size == 0 ||
+	    e->nmem + count > TRAC_MAX_ACCESSES) {
 		/* Not an access of an instruction: the memory still is. */
 		if (n > 0 && trac_mem_put(&e->mem, addr, e->buf, n) < 0)
 			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
-		if (e->ukey)
+		if (write && e->ukey)
 			return skip(e, "%.*s of a keyframe (the memory set up "
 			    "before the first instruction: its bytes give "
 			    "opcodes and old values)", rec->kind, rec->kindlen);
-		if (depth > 0)
+		if (setup)
 			return skip(e, "%.*s inside a syscall (the kernel's, "
 			    "no instruction's: its bytes are kept for later "
 			    "accesses)", rec->kind, rec->kindlen);
-	}
-	if (e->utrace && e->pending)
-		flush_insn(e);	/* the accesses of the next instruction */
-	if (!e->utrace && !e->pending)
-		return skip(e, "%.*s without an instruction before it",
-		    rec->kind, rec->kindlen);
-	if (size == 0)
-		return skip(e, "%.*s of size 0", rec->kind, rec->kindlen);
-	if (e->nmem + count > TRAC_MAX_ACCESSES)
+		if (!e->utrace && !e->pending)
+			return skip(e, "%.*s without an instruction before it",
+			    rec->kind, rec->kindlen);
+		if (size == 0)
+			return skip(e, "%.*s of size 0", rec->kind,
+			    rec->kindlen);
 		return skip(e, "%.*s beyond 32 memory accesses of an "
 		    "instruction", rec->kind, rec->kindlen);
+	}
 	if (grow(e, n + 2 * cap) < 0)
 		return -1;
 	old = e->buf + n;
@@ -1130,6 +1146,9 @@ encode_records(struct enc *e)
 		return -1;
 	if (e->user_left > 0)
 		return user_incomplete(e, e->r->lineno);
+	if (e->nmem > 0 && !e->pending && tr_skip(e->r, rec, &e->st->skipped,
+	    "%u memory accesses after the last instruction", e->nmem) < 0)
+		return -1;
 	if (!e->header_done)
 		default_header(e);
 	flush_insn(e);
