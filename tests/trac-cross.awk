@@ -62,8 +62,9 @@ function put(s, off, b) {
 	reg[s] = substr(reg[s], 1, 2 * off) b substr(reg[s], 2 * off + length(b) + 1)
 	reg[s] = substr(reg[s], 1, 2 * ps)
 }
-# Register name (as ucir2txt writes it) set to little-endian bytes b.
-function setreg(name, b,   k, part) {
+# Register name (as ucir2txt writes it) set to little-endian bytes b:
+# gpr[name] is "slot:byte offset:length" (a sub-register keeps the rest).
+function setreg(name, b,   k, part, where) {
 	if (name ~ /^xmm0$/) {
 		b = substr(b, 1, 32)
 		for (k = 0; 2 * k * ps < length(b); k++) {
@@ -72,7 +73,8 @@ function setreg(name, b,   k, part) {
 			put("ymm0_" k, 0, part)
 		}
 	} else if (name in gpr) {
-		put(gpr[name], 0, substr(b, 1, 2 * ps))
+		split(gpr[name], where, ":")
+		put(where[1], where[2], substr(b, 1, 2 * where[3]))
 	}
 }
 function memput(a, b,   i) {
@@ -107,11 +109,13 @@ function applypending(   i) {
 BEGIN {
 	if (ps == 8) {
 		nslots = split("rax rsp r15 rflags xmm0_0 xmm0_1 ymm0_0 ymm0_1", slots, " ")
-		gpr["rax"] = "rax"; gpr["rsp"] = "rsp"; gpr["r15"] = "r15"
-		gpr["eflags"] = "rflags"
+		gpr["rax"] = "rax:0:8"; gpr["rsp"] = "rsp:0:8"
+		gpr["r15"] = "r15:0:8"; gpr["eflags"] = "rflags:0:8"
+		gpr["eax"] = "rax:0:4"; gpr["ah"] = "rax:1:1"
 	} else {
 		nslots = split("eax esp eflags xmm0_0 xmm0_1 xmm0_2 xmm0_3 ymm0_0 ymm0_1 ymm0_2 ymm0_3", slots, " ")
-		gpr["eax"] = "eax"; gpr["esp"] = "esp"; gpr["eflags"] = "eflags"
+		gpr["eax"] = "eax:0:4"; gpr["esp"] = "esp:0:4"
+		gpr["eflags"] = "eflags:0:4"; gpr["ah"] = "eax:1:1"
 	}
 	for (i = 1; i <= nslots; i++)
 		reg[slots[i]] = zeros(ps)
