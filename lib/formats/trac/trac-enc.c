@@ -141,15 +141,38 @@ default_header(struct enc *e)
 	write_header(e, json, (size_t)n);
 }
 
+static int unknown_field(struct enc *e, const struct tr_field *f);
+
+/* The first field of the record not among keys: counted (see below). */
+static int
+unknown_among(struct enc *e, const char *const *keys, unsigned nkeys)
+{
+	const struct tr_rec *rec = e->rec;
+	unsigned i, k;
+
+	for (i = 0; i < rec->nf; i++) {
+		for (k = 0; k < nkeys; k++)
+			if (rec->f[i].keylen == strlen(keys[k]) &&
+			    memcmp(rec->f[i].key, keys[k], rec->f[i].keylen) == 0)
+				break;
+		if (k == nkeys)
+			return unknown_field(e, &rec->f[i]);
+	}
+	return 0;
+}
+
 static int
 header_record(struct enc *e)
 {
+	static const char *const keys[] = { "arch", "json" };
 	const struct tr_field *fa = tr_find(e->rec, "arch");
 	const struct tr_field *fj = tr_find(e->rec, "json");
 	const struct trac_arch *a = NULL, *ja = NULL;
 	struct json_info ji;
 	size_t n = 0;
 
+	if (unknown_among(e, keys, 2) < 0)
+		return -1;
 	if (fa != NULL && (a = trac_arch_find(fa->val, fa->vallen)) == NULL)
 		return tr_fail(e->r, e->rec, fa, "unsupported arch (x64 or x86 "
 		    "expected)");
@@ -436,24 +459,19 @@ unknown_field(struct enc *e, const struct tr_field *f)
 	    e->rec->kind, (int)(f->keylen > 40 ? 40 : f->keylen), f->key);
 }
 
-/* The first field of rec that tr_fields did not find (got of them). */
+/*
+ * An access record's unknown field, found by tr_fields' count alone
+ * (each key at most once), so that a record without one costs nothing.
+ */
 static int
-unknown_of(struct enc *e, const struct tr_field **found, unsigned nkeys)
+unknown_of(struct enc *e, const struct tr_field **found,
+    const char *const *keys, unsigned nkeys)
 {
-	unsigned i, k, got = 0;
+	unsigned k, got = 0;
 
 	for (k = 0; k < nkeys; k++)
 		got += found[k] != NULL;
-	if (got >= e->rec->nf)
-		return 0;
-	for (i = 0; i < e->rec->nf; i++) {
-		for (k = 0; k < nkeys; k++)
-			if (found[k] == &e->rec->f[i])
-				break;
-		if (k == nkeys)
-			return unknown_field(e, &e->rec->f[i]);
-	}
-	return 0;
+	return got < e->rec->nf ? unknown_among(e, keys, nkeys) : 0;
 }
 
 /* The register changes of unext become the state of the next insn. */
@@ -835,7 +853,7 @@ access_record(struct enc *e, int write)
 	if (access_keys.key == NULL)
 		tr_keys_init(&access_keys, access_key, AK_NKEYS);
 	tr_fields(&access_keys, rec, f);
-	if (unknown_of(e, f, AK_NKEYS) < 0)
+	if (unknown_of(e, f, access_key, AK_NKEYS) < 0)
 		return -1;
 	if (f[AK_DATA] != NULL || (e->ucir && f[AK_OLD] == NULL &&
 	    f[AK_NEW] == NULL))
@@ -996,10 +1014,13 @@ user_record(struct enc *e)
 	const struct tr_field *ft = tr_find(e->rec, "type");
 	const struct tr_field *fd = tr_find(e->rec, "data");
 	const struct tr_field *fs = tr_find(e->rec, "size");
+	static const char *const keys[] = { "type", "data", "size" };
 	unsigned char h[5];
 	uint64_t type, size;
 	size_t n = 0;
 
+	if (unknown_among(e, keys, 3) < 0)
+		return -1;
 	if (ft == NULL)
 		return tr_fail(e->r, e->rec, NULL, "trac-user without type");
 	if (field_u64(e, ft, &type) < 0)
@@ -1038,9 +1059,12 @@ user_record(struct enc *e)
 static int
 user_data_record(struct enc *e)
 {
+	static const char *const keys[] = { "data" };
 	const struct tr_field *fd = tr_find(e->rec, "data");
 	size_t n = 0;
 
+	if (unknown_among(e, keys, 1) < 0)
+		return -1;
 	if (e->user_left == 0)
 		return tr_fail(e->r, e->rec, NULL, "trac-user-data without a "
 		    "trac-user whose size= it completes");
