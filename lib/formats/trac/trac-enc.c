@@ -848,20 +848,23 @@ access_record(struct enc *e, int write)
 	uint64_t addr = 0, old = 0, nv = 0, flags = 0, size = ps, v;
 	uint64_t mask = ps == 8 ? UINT64_MAX : 0xffffffffu;
 	int have_addr = 0;
-	unsigned i, m, count;
+	unsigned i, m, count, known;
 
 	if (access_keys.key == NULL)
 		tr_keys_init(&access_keys, access_key, AK_NKEYS);
 	tr_fields(&access_keys, rec, f);
-	if (unknown_of(e, f, access_key, AK_NKEYS) < 0)
-		return -1;
 	if (f[AK_DATA] != NULL || (e->ucir && f[AK_OLD] == NULL &&
 	    f[AK_NEW] == NULL))
-		return access_bytes(e, write, f);
+		return unknown_of(e, f, access_key, AK_NKEYS) < 0 ? -1 :
+		    access_bytes(e, write, f);
 	if (!e->pending)
 		return skip(e, "%.*s without an instruction before it",
 		    rec->kind, rec->kindlen);
+	/* The fields found, counted on the way (the per-record path). */
+	known = (f[AK_NEW] != NULL) + (f[AK_DEPTH] != NULL) +
+	    (f[AK_OLD] != NULL);
 	if (f[AK_PC] != NULL) {
+		known++;
 		if (field_u64(e, f[AK_PC], &v) < 0)
 			return -1;
 		if (e->have_ppc && v != e->ppc)
@@ -871,30 +874,39 @@ access_record(struct enc *e, int write)
 	    (write && f[AK_NEW] != NULL && field_u64(e, f[AK_NEW], &nv) < 0))
 		return -1;
 	if (f[AK_TID] != NULL) {
+		known++;
 		if (field_u64(e, f[AK_TID], &v) < 0)
 			return -1;
 		if (e->have_ptid && v != e->ptid)
 			return access_mismatch(e, "tid", v, e->ptid);
 	}
 	if (f[AK_SEQ] != NULL) {
+		known++;
 		if (field_u64(e, f[AK_SEQ], &v) < 0)
 			return -1;
 		if (e->have_pseq && v != e->pseq)
 			return access_mismatch(e, "seq", v, e->pseq);
 	}
 	if (f[AK_ADDR] != NULL) {
+		known++;
 		if (field_ptr(e, f[AK_ADDR], &addr) < 0)
 			return -1;
 		have_addr = 1;
 	}
-	if (f[AK_SIZE] != NULL && field_u64(e, f[AK_SIZE], &size) < 0)
-		return -1;
+	if (f[AK_SIZE] != NULL) {
+		known++;
+		if (field_u64(e, f[AK_SIZE], &size) < 0)
+			return -1;
+	}
 	if (f[AK_FLAGS] != NULL) {
+		known++;
 		if (field_u64(e, f[AK_FLAGS], &flags) < 0)
 			return -1;
 		if (flags > 0xff)
 			return tr_fail(e->r, rec, f[AK_FLAGS], "not a flag byte");
 	}
+	if (known < rec->nf && unknown_among(e, access_key, AK_NKEYS) < 0)
+		return -1;
 	if (!have_addr)
 		return skip(e, "%.*s without addr", rec->kind, rec->kindlen);
 	if (size == 0)
