@@ -91,8 +91,8 @@ is "$? $(cat err.txt)" '0 txt2trac: 3 records changed: an unknown field dropped 
 txt2trac --strict typo.txt 2> err.txt > /dev/null
 is "$? $(cat err.txt)" '1 txt2trac: typo.txt:1: insn field "rbxx": an unknown field dropped' \
     "--strict refuses a misspelled register field"
-sed 1d typo.txt | txt2trac --strict 2> err.txt > /dev/null
-is "$? $(cat err.txt)" '1 txt2trac: <stdin>:1: write field "nwe": an unknown field dropped' \
+{ echo 'insn tid=1 pc=0x1000 bytes=90'; sed -n 2p typo.txt; } | txt2trac --strict 2> err.txt > /dev/null
+is "$? $(cat err.txt)" '1 txt2trac: <stdin>:2: write field "nwe": an unknown field dropped' \
     "--strict refuses a misspelled access field"
 { sed -n 1,3p t86.txt; echo 'ucir-reg tid=0 reg=ebxx value=0x7'; sed -n '4,$p' t86.txt; } > rtypo.txt
 txt2trac rtypo.txt 2> err.txt > /dev/null
