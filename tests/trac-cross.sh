@@ -29,6 +29,15 @@ check() {
 	same_file got.txt want.txt "$1: pc, bytes, registers and access values as the model says"
 }
 
+# hand NAME PS UCIRTEXT: check, then out.txt is what trac2txt says with
+# the header and the registers of value 0 left out, err.txt txt2trac's
+# warnings.
+hand() {
+	check "$1" "$2" "$3"
+	txt2trac "$3" 2> err.txt | trac2txt | sed 1d |
+	    sed 's/ [a-z0-9_]*=0x0\>//g' > out.txt
+}
+
 for seed in 3 4; do
 	for fmt in replay trace; do
 		for arch in x86_64 x86; do
@@ -47,11 +56,10 @@ ok $? "the generated traces have xmm0, eflags, reads without data, another pid"
 
 # The hand-made x86 trace (usercorn's trace format): a keyframe with
 # esp, ebp, the code and a stack argument, then push ebp; mov ebp, esp;
-# mov eax, [ebp+8]; nop; ret.  Registers of value 0 are left out.
+# mov eax, [ebp+8]; nop; ret.
 sed 's/#.*//' "$D/ucir-x86-trace.hex" | xxd -r -p | gen-ucir --wrap-trace --arch x86 > t86.ucir || exit 99
 ucir2txt t86.ucir > t86.txt || exit 99
-check "hand-made x86 trace" 4 t86.txt
-txt2trac t86.txt 2> err.txt | trac2txt | sed 1d | sed 's/ [a-z0-9_]*=0x0\>//g' > out.txt
+hand "hand-made x86 trace" 4 t86.txt
 is "$(cat out.txt)" "insn seq=0 tid=0 pc=0x8048000 bytes=55 esp=0x7ffff000 ebp=0x1234 eip=0x8048000
 write tid=0 seq=0 pc=0x8048000 addr=0x7fffeffc size=4 new=0x1234
 insn seq=1 tid=0 pc=0x8048001 bytes=89e5 esp=0x7fffeffc eip=0x8048001
@@ -66,8 +74,7 @@ txt2trac: 1 record changed: a write's old value not in the stream, 0 written (fi
 
 # The hand-made x86_64 replay, through usercorn's replay format.
 txt2ucir "$D/ucir-x64-replay.txt" > r64.ucir && ucir2txt r64.ucir > r64.txt || exit 99
-check "hand-made x86_64 replay" 8 r64.txt
-txt2trac r64.txt 2> err.txt | trac2txt | sed 1d | sed 's/ [a-z0-9_]*=0x0\>//g' > out.txt
+hand "hand-made x86_64 replay" 8 r64.txt
 is "$(cat out.txt)" "insn seq=0 tid=0 pc=0x401000 bytes=55 rbx=0x1122334455667788 rsp=0x7fff0000 rip=0x401000
 write tid=0 seq=0 pc=0x401000 addr=0x7ffefff8 size=8 new=0x7fff0000
 insn seq=1 tid=0 pc=0x401001 bytes=4889e5 rsp=0x7ffefff8 rip=0x401001
