@@ -80,14 +80,14 @@ write tid=0 seq=0 pc=0x401000 addr=0x7ffefff8 size=8 new=0x7fff0000
 insn seq=1 tid=0 pc=0x401001 bytes=4889e5 rsp=0x7ffefff8 rip=0x401001
 insn seq=2 tid=0 pc=0x401004 bytes=488b0548 rbp=0x7ffefff8 rip=0x401004
 read tid=0 seq=2 pc=0x401004 addr=0x7ffeffe0 size=8 old=0xdeadbeef
-insn seq=3 tid=0 pc=0x401008 bytes=c7000700000090 rax=0xdead11ef rip=0x401008 gs_fs_es_ds=0x530000 regarea0=0x8000000000000000 regarea1=0x3fff xmm1_0=0x7766554433221100 xmm1_1=0xffeeddccbbaa9988 ymm1_0=0x7766554433221100 ymm1_1=0xffeeddccbbaa9988
+insn seq=3 tid=0 pc=0x401008 bytes=c7000700000090 rax=0xdead11ef rip=0x401008 rflags=0xa46 gs_fs_es_ds=0x530000 regarea0=0x8000000000000000 regarea1=0x3fff xmm1_0=0x7766554433221100 xmm1_1=0xffeeddccbbaa9988 ymm1_0=0x7766554433221100 ymm1_1=0xffeeddccbbaa9988 flags_cpazstid=0x1000001000100 flags_o_x87r0_d0=0x1
 write tid=0 seq=3 pc=0x401008 addr=0x7ffeffe0 size=8 old=0xdeadbeef new=0x7
 write tid=0 seq=3 pc=0x401008 addr=0x7ffeffe8 size=8 new=0x1
 insn seq=4 tid=0 pc=0x40100f bytes=c3 rip=0x40100f
 insn seq=5 tid=0 pc=0x401010 bytes=90 rip=0x401010
 insn seq=6 tid=0 pc=0x402000 bytes=9090 rip=0x402000" \
-    "hand-made x86_64 replay: eax and ah into rax, fs packed, st0 in RegisterArea, xmm1 in its XMM and YMM slots, a 16-byte write in two"
-like "$(cat err.txt)" "*1 record changed: a register x64dbg has no slot for, dropped (first at line 20: x86_64 register fs_base)*2 insn records without opcode bytes were given nop opcodes (90, one per byte of size=, else one) (first: line 24)*" \
+    "hand-made x86_64 replay: eax and ah into rax, fs packed, eflags and its flag bytes (p z i o), st0 in RegisterArea, xmm1 in its XMM and YMM slots, a 16-byte write in two"
+like "$(cat err.txt)" "*1 record changed: a register x64dbg has no slot for, dropped (first at line 21: x86_64 register fs_base)*2 insn records without opcode bytes were given nop opcodes (90, one per byte of size=, else one) (first: line 25)*" \
     "hand-made x86_64 replay: the register without a slot and the instructions outside the image are counted"
 
 # Misspelled fields and register names: named, counted, refused.

@@ -129,6 +129,26 @@ no_slot(const char *name, size_t n, int x64)
 	return 0;
 }
 
+/*
+ * x64dbg's REGDUMP also holds eflags' bits c, p, a, z, s, t, i, d, o
+ * (0, 2, 4, 6, 7, 8, 9, 10, 11) as bytes of 0 or 1 (section 2.4): what
+ * its register view shows, derived here as DbgGetRegDumpEx does.
+ */
+static void
+derive_flags(const struct trac_arch *a, uint64_t *s, unsigned char *touched,
+    unsigned *nt)
+{
+	static const unsigned char bit[9] = { 0, 2, 4, 6, 7, 8, 9, 10, 11 };
+	int x64 = a->ptrsize == 8;
+	uint64_t fl = s[x64 ? 17 : 9];
+	unsigned char b[9];
+	unsigned k;
+
+	for (k = 0; k < 9; k++)
+		b[k] = (unsigned char)(fl >> bit[k] & 1);
+	put_bytes(s, a->ptrsize, x64 ? 1088 : 576, b, 9, touched, nt);
+}
+
 int
 trac_ucir_reg(const struct trac_arch *a, const char *name, size_t n,
     const unsigned char *p, size_t len, uint64_t *s, unsigned char *touched,
@@ -182,6 +202,8 @@ trac_ucir_reg(const struct trac_arch *a, const char *name, size_t n,
 	cut = cut && i < (int)len;
 	put_bytes(s, a->ptrsize, (unsigned)off, p,
 	    len < (size_t)size ? len : (size_t)size, touched, nt);
+	if (off == (x64 ? 136 : 36))
+		derive_flags(a, s, touched, nt);
 	return cut;
 }
 
