@@ -56,11 +56,15 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 	tp_report_skips(say, &st->skipped);
 	if (st->no_opcode > 0)
 		tp_say(say, TP_SAY_WARN, "%llu insn record%s without opcode "
-		    "bytes %s given the one-byte opcode %02x (nop) (first: line "
-		    "%llu)", (unsigned long long)st->no_opcode,
-		    tp_s(st->no_opcode), st->no_opcode == 1 ? "was" : "were",
-		    TRAC_NO_OPCODE,
+		    "bytes %s given nop opcodes (%02x, one per byte of size=, "
+		    "else one) (first: line %llu)",
+		    (unsigned long long)st->no_opcode, tp_s(st->no_opcode),
+		    st->no_opcode == 1 ? "was" : "were", TRAC_NO_OPCODE,
 		    (unsigned long long)st->first_no_opcode_line);
+	if (st->op_from_mem > 0)
+		tp_say(say, TP_SAY_NOTE, "%llu opcode%s taken from the memory "
+		    "the stream wrote", (unsigned long long)st->op_from_mem,
+		    tp_s(st->op_from_mem));
 	if (st->unknown > 0)
 		tp_say(say, TP_SAY_WARN, "%llu instruction%s with registers that "
 		    "the stream does not give (lines of their thread are "

@@ -118,6 +118,7 @@ struct trac_enc_stats {
 	uint64_t user_blocks;
 	struct tr_skips skipped;	/* records trac cannot express */
 	uint64_t no_opcode;	/* insn records given TRAC_NO_OPCODE */
+	uint64_t op_from_mem;	/* opcodes from the memory the stream wrote */
 	uint64_t first_no_opcode_line;
 	int dump_added;		/* the first block was made a full dump */
 	uint64_t unknown;	/* instructions with registers not given */
