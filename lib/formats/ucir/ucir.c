@@ -831,9 +831,16 @@ static int
 variant_of(const unsigned char *p, size_t n, const char **old)
 {
 	*old = NULL;
-	if (n > UCIR_TRACE_HEADER && memcmp(p + UCIR_TRACE_HEADER, tp_snappy_ident,
+	/*
+	 * A file cut inside the identifier reads as a cut trace, but for one
+	 * of exactly 80 bytes: a replay header alone, whose os padding ends
+	 * with the identifier's first six bytes, is whole and valid, and a
+	 * trace needs 84 bytes to hold its identifier (see ucir2txt(1)).
+	 */
+	if (n > UCIR_TRACE_HEADER && n != UCIR_REPLAY_HEADER &&
+	    memcmp(p + UCIR_TRACE_HEADER, tp_snappy_ident,
 	    n - UCIR_TRACE_HEADER < 10 ? n - UCIR_TRACE_HEADER : 10) == 0)
-		return UCIR_TRACE;	/* (cut inside the identifier: too) */
+		return UCIR_TRACE;
 	if (n >= 72 + 10 && memcmp(p + 72, tp_snappy_ident, 10) == 0)
 		*old = "a usercorn trace of May-August 2017 (72-byte header, "
 		    "commits a9e5566 to 2118735)";
