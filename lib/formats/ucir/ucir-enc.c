@@ -202,15 +202,29 @@ flush_step(struct enc *e)
 }
 
 /*
- * The header, written before the first frame or at the end.  (A replay
+ * The header, written before the first frame or at the end.  A replay
  * header alone whose os padding ends with the start of the Snappy
- * identifier reads back as the replay it is: see ucir2txt(1).)
+ * identifier reads back as the replay it is when its uc_arch is known
+ * (ucir2txt(1)); with another uc_arch it would read as a trace cut
+ * inside its identifier, and is refused.
  */
 static int
-put_header(struct enc *e)
+put_header(struct enc *e, int alone)
 {
 	if (!e->hdr_pending)
 		return 0;
+	if (alone && !e->trace && memcmp(e->hdr + UCIR_TRACE_HEADER,
+	    tp_snappy_ident, UCIR_REPLAY_HEADER - UCIR_TRACE_HEADER) == 0 &&
+	    ucir_uc_arch_name(tp_get_be32(e->hdr + 8)) == NULL) {
+		e->st->ambiguous = 1;
+		e->r->err->line = e->hdr_line;
+		e->r->err->col = 0;
+		e->r->err->offset = TP_NONE;
+		return tp_fail(e->r->err, TP_EXIT_DATA, "os_pad puts the start "
+		    "of a Snappy stream identifier at offset 74 and uc_arch is "
+		    "unknown: this header alone would read as a usercorn trace "
+		    "cut there (a frame after it tells them apart)");
+	}
 	tp_out_write(e->out, e->hdr, e->hdr_len);
 	e->hdr_pending = 0;
 	return 0;
@@ -230,7 +244,7 @@ frame_flush(struct enc *e)
 		close_syscall(e);
 	if (e->trace) {
 		unsigned char fh[13];
-		put_header(e);
+		put_header(e, 0);
 		fh[0] = e->frame_flag ? UCIR_T_KEYFRAME : UCIR_T_FRAME;
 		tp_put_le64(fh + 1, e->frame_pid);
 		tp_put_le32(fh + 9, e->frame_count);
@@ -244,7 +258,7 @@ frame_flush(struct enc *e)
 	if (e->comp.len > UINT32_MAX)
 		return tp_fail(e->r->err, TP_EXIT_DATA, "a frame compresses to "
 		    "more than 4 GiB");
-	put_header(e);
+	put_header(e, 0);
 	h[0] = UCIR_OP_FRAME;
 	h[1] = (unsigned char)e->frame_flag;
 	tp_put_be32(h + 2, e->frame_count);
@@ -1368,7 +1382,10 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 		e->raw.len = 0;
 		rc = frame_flush(e);
 	}
-	put_header(e);	/* what went before an error too, as ever */
+	if (rc == 0)
+		rc = put_header(e, 1);
+	else
+		put_header(e, 0);	/* what went before the error, as ever */
 	if (e->trace)
 		ucir_sw_flush(e->sw, out);
 	free(e->sw);

@@ -115,6 +115,8 @@ struct ucir_enc_stats {
 	struct tr_skips skipped;	/* records the format cannot hold */
 	uint64_t unnested;	/* depth= records whose syscall was gone */
 	int header_made;	/* the stream had no ucir-header */
+	int ambiguous;		/* refused: a header alone that would read as
+				   a cut usercorn trace (see ucir2txt(1)) */
 };
 
 /*
