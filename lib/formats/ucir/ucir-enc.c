@@ -75,6 +75,7 @@ struct enc {
 	uint64_t frame_pid, tid;	/* the frame's, the record's */
 	uint64_t tpc;		/* trace: where the next STEP is */
 	int have_tpc;
+	int frame_jmp;		/* trace: the frame has had its JMP */
 	int step_pending;	/* trace: an x64dbg instruction's STEP waits
 				   for its accesses and the registers after */
 	unsigned step_size;
@@ -501,6 +502,7 @@ frame_record(struct enc *e)
 		    "keyframe's flag is not 0, a frame's is 0");
 	e->frame_open = 1;
 	e->frame_made = 0;
+	e->frame_jmp = 0;
 	e->frame_pid = e->tid;
 	e->frame_flag = (unsigned)flag;
 	e->frame_level = (int)level;
@@ -529,6 +531,7 @@ op_place(struct enc *e)
 	if (!e->frame_open) {
 		e->frame_open = 1;
 		e->frame_made = 1;
+		e->frame_jmp = 0;
 		e->frame_pid = e->tid;
 		e->frame_flag = 0;
 		e->frame_level = e->level;
@@ -686,7 +689,7 @@ xdbg_insn(struct enc *e, unsigned nslots)
 	for (size_t i = 0; i < n; i++) {
 		unsigned num = x86 ? xr[i].num86 : xr[i].num64;
 		size_t off = x86 ? xr[i].off86 : xr[i].off64;
-		size_t len = xr[i].len == 8 && x86 ? 4 : xr[i].len;
+		size_t len = xr[i].len ? xr[i].len : x86 ? 4 : 8;
 		if (num == 0 || memcmp(e->x->shown + off, img + off, len) == 0)
 			continue;
 		memcpy(e->x->shown + off, img + off, len);
@@ -824,9 +827,14 @@ insn_record(struct enc *e)
 	if (e->trace) {
 		if (flush_step(e) < 0)
 			return -1;
-		if (!e->have_tpc || pc != e->tpc) {
+		/*
+		 * Usercorn's frames start at a JMP; for a thread's frame made
+		 * here, that also ends the registers it starts with.
+		 */
+		if (!e->have_tpc || pc != e->tpc || (lag && !e->frame_jmp)) {
 			if (op_place(e) < 0 || (p = room(e, 13)) == NULL)
 				return -1;
+			e->frame_jmp = 1;
 			p[0] = UCIR_T_JMP;
 			tp_put_le64(p + 1, pc);
 			tp_put_le32(p + 9, (uint32_t)size);
@@ -1249,6 +1257,7 @@ jmp_record(struct enc *e)
 	e->raw.len += 13;
 	e->tpc = pc;
 	e->have_tpc = 1;
+	e->frame_jmp = 1;
 	return 0;
 }
 

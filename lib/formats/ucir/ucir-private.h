@@ -48,7 +48,7 @@ ucir_reg_name(const struct ucir_regs *t, unsigned num)
 /*
  * x64dbg's register dumps (ucir-x64dbg.c): a Unicorn x86 register and
  * where it lies in REGDUMP's bytes, on x64 and on x86 (num86 0: none);
- * len is x64's, pointer-sized ones (len 8) are 4 bytes on x86.
+ * len 0: pointer-sized (8 bytes on x64, 4 on x86).
  */
 struct ucir_xreg {
 	unsigned short num64, num86, off64, off86;

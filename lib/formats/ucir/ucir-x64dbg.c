@@ -38,26 +38,26 @@ static const char slots_x86[] =
 
 /*
  * Where each Unicorn register lies in the dump (reference 2.3), x64 then
- * x86 offset; len is x64's where the two differ (general registers,
- * eflags and the debug registers are pointer-sized).  The x87 stack
+ * x86 offset, and its length; 0 for the pointer-sized ones (general
+ * registers, eflags, the debug registers).  The x87 stack
  * RegisterArea is in ST order, as Unicorn's st0-st7; mmN is x64dbg's own
  * copy of physical register N's mantissa, as Unicorn's mmN.
  */
-#define GPR(n64, n86, i) { n64, n86, (i) * 8, (i) * 4, 8, 0 }
+#define GPR(n64, n86, i) { n64, n86, (i) * 8, (i) * 4, 0, 0 }
 static const struct ucir_xreg xregs[] = {
 	GPR(35, 19, 0), GPR(38, 22, 1), GPR(40, 24, 2), GPR(37, 21, 3),
 	GPR(44, 30, 4), GPR(36, 20, 5), GPR(43, 29, 6), GPR(39, 23, 7),
-	{ 106, 0, 64, 0, 8, 0 }, { 107, 0, 72, 0, 8, 0 },
-	{ 108, 0, 80, 0, 8, 0 }, { 109, 0, 88, 0, 8, 0 },
-	{ 110, 0, 96, 0, 8, 0 }, { 111, 0, 104, 0, 8, 0 },
-	{ 112, 0, 112, 0, 8, 0 }, { 113, 0, 120, 0, 8, 0 },
-	{ 25, 25, 136, 36, 8, 0 },			/* eflags */
+	{ 106, 0, 64, 0, 0, 0 }, { 107, 0, 72, 0, 0, 0 },
+	{ 108, 0, 80, 0, 0, 0 }, { 109, 0, 88, 0, 0, 0 },
+	{ 110, 0, 96, 0, 0, 0 }, { 111, 0, 104, 0, 0, 0 },
+	{ 112, 0, 112, 0, 0, 0 }, { 113, 0, 120, 0, 0, 0 },
+	{ 25, 25, 136, 36, 0, 0 },			/* eflags */
 	{ 33, 33, 144, 40, 2, 0 }, { 32, 32, 146, 42, 2, 0 },	/* gs fs */
 	{ 28, 28, 148, 44, 2, 0 }, { 17, 17, 150, 46, 2, 0 },	/* es ds */
 	{ 11, 11, 152, 48, 2, 0 }, { 49, 49, 154, 50, 2, 0 },	/* cs ss */
-	{ 66, 66, 160, 52, 8, 0 }, { 67, 67, 168, 56, 8, 0 },	/* dr0-3 */
-	{ 68, 68, 176, 60, 8, 0 }, { 69, 69, 184, 64, 8, 0 },
-	{ 72, 72, 192, 68, 8, 0 }, { 73, 73, 200, 72, 8, 0 },	/* dr6 dr7 */
+	{ 66, 66, 160, 52, 0, 0 }, { 67, 67, 168, 56, 0, 0 },	/* dr0-3 */
+	{ 68, 68, 176, 60, 0, 0 }, { 69, 69, 184, 64, 0, 0 },
+	{ 72, 72, 192, 68, 0, 0 }, { 73, 73, 200, 72, 0, 0 },	/* dr6 dr7 */
 #define ST(i) { 114 + (i), 114 + (i), 208 + (i) * 10, 76 + (i) * 10, 10, 1 }
 	ST(0), ST(1), ST(2), ST(3), ST(4), ST(5), ST(6), ST(7),
 	{ 246, 246, 288, 156, 2, 0 },			/* fpcw */

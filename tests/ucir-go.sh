@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$srcdir/tests/tap.sh"
+skip "todo"
