@@ -135,10 +135,8 @@ get_uint(struct enc *e, const char *key, uint64_t *v, unsigned bits,
 
 /* A bytes field into e->data; 1, 0 when absent, -1. */
 static int
-get_bytes(struct enc *e, const char *key, size_t *n)
+field_bytes(struct enc *e, const struct tr_field *f, size_t *n)
 {
-	const struct tr_field *f = tr_find(e->rec, key);
-
 	if (f == NULL)
 		return 0;
 	if (zf_buf_reserve(&e->data, f->vallen / 2 + 1) < 0)
@@ -146,6 +144,12 @@ get_bytes(struct enc *e, const char *key, size_t *n)
 	if (tr_bytes(e->r, e->rec, f, e->data.p, e->data.cap, n) < 0)
 		return -1;
 	return 1;
+}
+
+static int
+get_bytes(struct enc *e, const char *key, size_t *n)
+{
+	return field_bytes(e, tr_find(e->rec, key), n);
 }
 
 /* A string field; 1, 0 when absent, -1. */
@@ -719,49 +723,69 @@ xdbg_insn(struct enc *e, unsigned nslots)
  * (x64dbg's own: seq, tprev, tidstored, rsvd, flags, old, new).  Any
  * other is a typo: counted and named, or refused under --strict.
  */
-static const char *const known_insn[] = { "tid", "pc", "size", "exec",
-	"depth", "bytes", "seq", "tprev", "tidstored", "rsvd", NULL };
-static const char *const known_access[] = { "tid", "pc", "addr", "size",
-	"data", "depth", "seq", "old", "new", "flags", NULL };
-static const char *const known_header[] = { "format", "version", "uc_arch",
-	"uc_mode", "arch", "arch_pad", "os", "os_pad", "code_order",
-	"data_order", NULL };
-static const char *const known_frame[] = { "tid", "keyframe", "level",
-	"flag", NULL };
-static const char *const known_reg[] = { "tid", "reg", "value", "depth",
-	NULL };
-static const char *const known_spreg[] = { "tid", "reg", "data", "depth",
-	NULL };
-static const char *const known_map[] = { "tid", "addr", "size", "prot",
-	"off", "len", "desc", "file", "depth", NULL };
-static const char *const known_syscall[] = { "tid", "num", "ret", "args",
-	"depth", NULL };
-static const char *const known_jmp[] = { "tid", "pc", "size", "depth",
-	NULL };
-static const char *const known_plain[] = { "tid", "depth", NULL };
+/* In the order ucir2txt writes them: a record of its walks them once. */
+#define KEY(s) { s, sizeof s - 1 }
+struct key {
+	const char *s;
+	unsigned len;
+};
+static const struct key known_insn[] = { KEY("tid"), KEY("depth"),
+	KEY("pc"), KEY("size"), KEY("exec"), KEY("bytes"), KEY("seq"),
+	KEY("tprev"), KEY("tidstored"), KEY("rsvd"), { NULL, 0 } };
+static const struct key known_access[] = { KEY("tid"), KEY("depth"),
+	KEY("pc"), KEY("addr"), KEY("size"), KEY("data"), KEY("seq"),
+	KEY("old"), KEY("new"), KEY("flags"), { NULL, 0 } };
+static const struct key known_header[] = { KEY("format"), KEY("version"),
+	KEY("uc_arch"), KEY("uc_mode"), KEY("arch"), KEY("arch_pad"),
+	KEY("os"), KEY("os_pad"), KEY("code_order"), KEY("data_order"),
+	{ NULL, 0 } };
+static const struct key known_frame[] = { KEY("tid"), KEY("keyframe"),
+	KEY("level"), KEY("flag"), { NULL, 0 } };
+static const struct key known_reg[] = { KEY("tid"), KEY("depth"),
+	KEY("reg"), KEY("value"), { NULL, 0 } };
+static const struct key known_spreg[] = { KEY("tid"), KEY("depth"),
+	KEY("reg"), KEY("data"), { NULL, 0 } };
+static const struct key known_map[] = { KEY("tid"), KEY("depth"),
+	KEY("addr"), KEY("size"), KEY("prot"), KEY("off"), KEY("len"),
+	KEY("desc"), KEY("file"), { NULL, 0 } };
+static const struct key known_syscall[] = { KEY("tid"), KEY("depth"),
+	KEY("num"), KEY("ret"), KEY("args"), { NULL, 0 } };
+static const struct key known_jmp[] = { KEY("tid"), KEY("depth"),
+	KEY("pc"), KEY("size"), { NULL, 0 } };
+static const struct key known_plain[] = { KEY("tid"), KEY("depth"),
+	{ NULL, 0 } };
+#define NKEYS 12
 
-static int
-known(const struct tr_field *f, const char *const *k)
+/* (Keys are short: a loop, not a call to memcmp, per field.) */
+static inline int
+key_is(const struct key *k, const struct tr_field *f)
 {
-	for (; *k != NULL; k++)
-		if (strlen(*k) == f->keylen && memcmp(*k, f->key, f->keylen) == 0)
-			return 1;
-	return 0;
+	if (k->len != f->keylen)
+		return 0;
+	for (unsigned i = 0; i < k->len; i++)
+		if (k->s[i] != f->key[i])
+			return 0;
+	return 1;
 }
 
-/*
- * Check rec's fields against k; for an insn also count x64dbg's slots
- * (stored and ctx.) into *nslots.  0, or -1 (--strict).
- */
+/* Fields out of ucir2txt's order: x64dbg's slots, unknown ones. */
 static int
-check_fields(struct enc *e, const char *const *k, unsigned *nslots)
+check_other(struct enc *e, const struct key *k, size_t nk,
+    const struct tr_field **got, unsigned *nslots)
 {
 	char show[TP_SHOW_MAX];
+	int lost = 0;
 
 	for (size_t i = 0; i < e->rec->nf; i++) {
 		const struct tr_field *f = &e->rec->f[i];
-		if (known(f, k))
+		size_t j;
+		for (j = 0; j < nk && !key_is(&k[j], f); j++)
+			;
+		if (j < nk) {
+			if (got[j] == NULL)
+				got[j] = f;
 			continue;
+		}
 		if (nslots != NULL) {
 			int x86 = e->xarch >= 0 ? e->xarch : e->hdr_xarch == 1;
 			int ctx = f->keylen > 4 && memcmp(f->key, "ctx.", 4) == 0;
@@ -771,9 +795,49 @@ check_fields(struct enc *e, const char *const *k, unsigned *nslots)
 				continue;
 			}
 		}
-		return tr_lose(e->r, e->rec, &e->st->skipped, lose_unknown,
-		    "field \"%s\"", tp_show(show, f->key, f->keylen));
+		if (!lost++ && tr_lose(e->r, e->rec, &e->st->skipped,
+		    lose_unknown, "field \"%s\"", tp_show(show, f->key,
+		    f->keylen)) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Check rec's fields against the kind's keys k, and find them: got[i] is
+ * the field of key k[i], or NULL (got may be NULL).  Sets e->tid.  For an
+ * insn also count x64dbg's slots (stored and ctx.) into *nslots.  0, or
+ * -1 (--strict).
+ */
+static int
+check_fields(struct enc *e, const struct key *k, const struct tr_field **got,
+    unsigned *nslots)
+{
+	const struct tr_field *tmp[NKEYS];
+	size_t i, j, nk;
+
+	if (got == NULL)
+		got = tmp;
+	memset(got, 0, NKEYS * sizeof *got);
+	/* Fields in k's order: one pass. */
+	for (i = j = 0; i < e->rec->nf; i++) {
+		while (k[j].s != NULL && !key_is(&k[j], &e->rec->f[i]))
+			j++;
+		if (k[j].s == NULL)
+			break;
+		got[j] = &e->rec->f[i];
+		j++;
+	}
+	if (i < e->rec->nf) {
+		for (nk = 0; k[nk].s != NULL; nk++)
+			got[nk] = NULL;
+		if (check_other(e, k, nk, got, nslots) < 0)
+			return -1;
+	}
+	/* tid= comes first; 0 (a replay's) is not parsed. */
+	if (k[0].len == 3 && got[0] != NULL && !(got[0]->vallen == 1 &&
+	    got[0]->val[0] == '0') && tr_u64(e->r, e->rec, got[0], &e->tid) < 0)
+		return -1;
 	return 0;
 }
 
@@ -789,24 +853,30 @@ check_tid(struct enc *e)
 	    (unsigned long long)e->tid);
 }
 
+enum { I_TID, I_DEPTH, I_PC, I_SIZE, I_EXEC, I_BYTES, I_SEQ };
+
 static int
 insn_record(struct enc *e)
 {
-	const struct tr_field *f;
-	uint64_t pc, size;
+	const struct tr_field *f, *got[NKEYS];
+	uint64_t pc, size = 0;
 	unsigned char *p;
 	unsigned nslots = 0;
-	int abs, rc, lag;
+	int abs, lag;
 	size_t n;
 
-	if (check_fields(e, known_insn, &nslots) < 0)
+	if (check_fields(e, known_insn, got, &nslots) < 0)
 		return -1;
-	if ((rc = get_u64(e, "pc", &pc, 0)) <= 0)
-		return rc < 0 ? -1 : enc_skip(e, "insn without pc=");
-	if ((rc = get_uint(e, "size", &size, 32, 0)) < 0)
+	if (got[I_PC] == NULL)
+		return enc_skip(e, "insn without pc=");
+	if (tr_u64(e->r, e->rec, got[I_PC], &pc) < 0 || (got[I_SIZE] != NULL &&
+	    tr_u64(e->r, e->rec, got[I_SIZE], &size) < 0))
 		return -1;
-	f = tr_find(e->rec, "bytes");
-	if (rc == 0) {
+	if (size > UINT32_MAX)
+		return tr_fail(e->r, e->rec, got[I_SIZE], "does not fit in 32 "
+		    "bits");
+	f = got[I_BYTES];
+	if (got[I_SIZE] == NULL) {
 		/* Other decoders give the opcode bytes. */
 		if (f == NULL)
 			return enc_skip(e, "insn without size= or bytes=");
@@ -821,7 +891,7 @@ insn_record(struct enc *e)
 	    "bytes=") < 0)
 		return -1;
 	/* x64dbg's: its accesses follow it (see the top of the file). */
-	lag = tr_find(e->rec, "seq") != NULL;
+	lag = got[I_SEQ] != NULL;
 	if ((nslots > 0 || (lag && e->x != NULL)) && xdbg_insn(e, nslots) < 0)
 		return -1;
 	if (e->trace) {
@@ -859,7 +929,7 @@ insn_record(struct enc *e)
 		return 0;
 	}
 	abs = pc != e->next;
-	if ((f = tr_find(e->rec, "exec")) != NULL) {
+	if ((f = got[I_EXEC]) != NULL) {
 		if (f->vallen != 3 || (memcmp(f->val, "abs", 3) != 0 &&
 		    memcmp(f->val, "rel", 3) != 0))
 			return tr_fail(e->r, e->rec, f, "abs or rel expected");
@@ -922,19 +992,25 @@ value_bytes(struct enc *e, int write, int have_size, uint64_t size,
 	return 1;
 }
 
+enum { A_TID, A_DEPTH, A_PC, A_ADDR, A_SIZE, A_DATA };
+
 static int
 access_record(struct enc *e, int write)
 {
+	const struct tr_field *got[NKEYS];
 	uint64_t addr, size = 0;
 	size_t n = 0;
 	unsigned char *p;
 	int rc, hs;
 
-	if (check_fields(e, known_access, NULL) < 0)
+	if (check_fields(e, known_access, got, NULL) < 0)
 		return -1;
-	if (get_u64(e, "addr", &addr, 1) < 0 ||
-	    (hs = get_u64(e, "size", &size, 0)) < 0 ||
-	    (rc = get_bytes(e, "data", &n)) < 0)
+	if (got[A_ADDR] == NULL)
+		return tr_fail(e->r, e->rec, NULL, "no addr= field");
+	hs = got[A_SIZE] != NULL;
+	if (tr_u64(e->r, e->rec, got[A_ADDR], &addr) < 0 ||
+	    (hs && tr_u64(e->r, e->rec, got[A_SIZE], &size) < 0) ||
+	    (rc = field_bytes(e, got[A_DATA], &n)) < 0)
 		return -1;
 	if (rc == 0 && (rc = value_bytes(e, write, hs, size, &n)) != 1) {
 		if (rc != 0)
@@ -991,9 +1067,8 @@ static const char lose_reg[] = "an unknown register name dropped";
 
 /* The register's number: 1, 0 for an unknown name (counted), -1. */
 static int
-get_reg(struct enc *e, unsigned *num)
+get_reg(struct enc *e, const struct tr_field *f, unsigned *num)
 {
-	const struct tr_field *f = tr_find(e->rec, "reg");
 	char name[40], show[TP_SHOW_MAX];
 	size_t n;
 	uint64_t v;
@@ -1020,32 +1095,42 @@ get_reg(struct enc *e, unsigned *num)
 static int
 reg_record(struct enc *e, int special)
 {
+	const struct tr_field *got[NKEYS];
 	unsigned num = 0;
 	uint64_t value = 0;
 	size_t n = 0;
-	unsigned char v[8];
+	unsigned char *p;
 	int rc, named;
 
-	if (check_fields(e, special ? known_spreg : known_reg, NULL) < 0 ||
-	    (named = get_reg(e, &num)) < 0)
+	/* reg= is key 2, value= or data= key 3 (known_reg, known_spreg) */
+	if (check_fields(e, special ? known_spreg : known_reg, got, NULL) < 0 ||
+	    (named = get_reg(e, got[2], &num)) < 0)
 		return -1;
 	if (special) {
-		if ((rc = get_bytes(e, "data", &n)) < 0)
+		if ((rc = field_bytes(e, got[3], &n)) < 0)
 			return -1;
 		if (rc == 0)
 			return tr_fail(e->r, e->rec, NULL, "no data= field");
 		if (n > UINT16_MAX)
-			return tr_fail(e->r, e->rec, tr_find(e->rec, "data"),
-			    "longer than 65535 bytes");
-	} else if (get_u64(e, "value", &value, 1) < 0) {
+			return tr_fail(e->r, e->rec, got[3], "longer than 65535 "
+			    "bytes");
+	} else if (got[3] == NULL) {
+		return tr_fail(e->r, e->rec, NULL, "ucir-reg record without "
+		    "field \"value\"");
+	} else if (tr_u64(e->r, e->rec, got[3], &value) < 0) {
 		return -1;
 	}
 	if (named == 0)
 		return 0;
 	if (special)
 		return put_reg_op(e, num, e->data.p, n, 1);
-	tp_put_le64(v, value);
-	return put_reg_op(e, num, v, 8, 0);
+	if (op_place(e) < 0 || (p = room(e, 11)) == NULL)
+		return -1;
+	p[0] = e->trace ? UCIR_T_REG : UCIR_OP_REG_CHANGE;
+	put16(e, p + 1, (uint16_t)num);
+	put64(e, p + 3, value);
+	e->raw.len += 11;
+	return 0;
 }
 
 static int
@@ -1118,7 +1203,7 @@ map_record(struct enc *e, int map)
 	unsigned prot = 0;
 	unsigned char *p;
 
-	if (check_fields(e, known_map, NULL) < 0)
+	if (check_fields(e, known_map, NULL, NULL) < 0)
 		return -1;
 	if (map == 2 && !e->trace)
 		return enc_skip(e, "ucir-prot (trace format only)");
@@ -1164,7 +1249,7 @@ syscall_record(struct enc *e)
 
 	size_t hl = e->trace ? 16 : 15;
 
-	if (check_fields(e, known_syscall, NULL) < 0)
+	if (check_fields(e, known_syscall, NULL, NULL) < 0)
 		return -1;
 	if (get_u64(e, "num", &num, 1) < 0 || get_u64(e, "ret", &ret, 0) < 0)
 		return -1;
@@ -1226,7 +1311,7 @@ plain_record(struct enc *e, unsigned op)
 {
 	unsigned char *p;
 
-	if (check_fields(e, known_plain, NULL) < 0)
+	if (check_fields(e, known_plain, NULL, NULL) < 0)
 		return -1;
 	if (e->trace)
 		op = op == UCIR_OP_EXIT ? UCIR_T_EXIT : UCIR_T_NOP;
@@ -1244,7 +1329,7 @@ jmp_record(struct enc *e)
 	uint64_t pc, size;
 	unsigned char *p;
 
-	if (check_fields(e, known_jmp, NULL) < 0)
+	if (check_fields(e, known_jmp, NULL, NULL) < 0)
 		return -1;
 	if (!e->trace)
 		return enc_skip(e, "ucir-jmp (trace format only)");
@@ -1287,10 +1372,8 @@ encode_record(struct enc *e)
 	    (size_t)(e->rec->line + e->rec->len - e->rec->kind));
 
 	e->tid = 0;
-	if (get_u64(e, "tid", &e->tid, 0) < 0)
-		return -1;
 	if (IS("ucir-header"))
-		return check_fields(e, known_header, NULL) < 0 ? -1 :
+		return check_fields(e, known_header, NULL, NULL) < 0 ? -1 :
 		    header_record(e);
 	if (IS("trac-header"))
 		return trac_header(e);
@@ -1306,7 +1389,7 @@ encode_record(struct enc *e)
 	if (e->rec->kindlen < 5 || memcmp(e->rec->kind, "ucir-", 5) != 0)
 		return enc_skip(e, "a record of another format");
 	if (IS("ucir-frame"))
-		return check_fields(e, known_frame, NULL) < 0 ? -1 :
+		return check_fields(e, known_frame, NULL, NULL) < 0 ? -1 :
 		    frame_record(e);
 	if (IS("ucir-reg"))
 		return reg_record(e, 0);
