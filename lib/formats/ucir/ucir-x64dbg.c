@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "formats/ucir/ucir-private.h"
 
 static const char slots_x64[] =
@@ -104,11 +105,7 @@ static struct slot_tab {
 static unsigned
 slot_hash(const char *s, size_t n)
 {
-	unsigned h = 2166136261u;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h & (SLOT_HASH - 1);
+	return (unsigned)(tp_hash_mem(s, n) >> 54);	/* SLOT_HASH buckets */
 }
 
 static void
