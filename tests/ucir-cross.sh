@@ -30,7 +30,7 @@ function num(b,   i, s) {	# little-endian bytes as Usercorn's value=
 function reg(name, slot, at, n, sp,   b) {
 	b = substr(img, 2 * (idx[slot] * P + at) + 1, 2 * n)
 	if (b ~ /^0*$/) return
-	print "state " seq " " name "=" (sp ? b : num(b))
+	print "state " ni " " name "=" (sp ? b : num(b))
 }
 function regs(  i) {
 	if (P == 8) {
@@ -89,6 +89,7 @@ $1 == "insn" {
 	img = ""
 	for (s = 0; s < nslots; s++) img = img le(val[tid, name[s]], P)
 	print "insn " pc " " size
+	ni = nins++	# the instruction's index in the stream
 	regs()
 }
 $1 == "read" || $1 == "write" {
@@ -190,6 +191,19 @@ for arch in x64 x86; do
 	ucir2txt $arch.t.ucir | txt2ucir --trace | cmp -s - $arch.t.ucir
 	ok $? "$arch: --trace: its text encodes back into the same bytes"
 done
+
+# One thread of the x64 trace (its ctx. fields make its state whole):
+# its registers as the whole trace has them, nothing unknown; then with
+# instructions missing, the registers that cannot be known are counted.
+tid=$(awk '$1 == "insn" { for (i = 2; i <= NF; i++) if ($i ~ /^tid=/) { print substr($i, 5); exit } }' x64.txt)
+grep -e '^trac-header' -e " tid=$tid " x64.txt > one.txt
+awk -f want.awk one.txt | grep '^state' > w.st
+txt2ucir one.txt 2> one.warn | ucir2txt | awk -v ORDER="$order64" -f got.awk | grep '^state' > g.st
+same_file g.st w.st "one thread: every register value at every instruction"
+! grep -q 'registers not known' one.warn; ok $? "one thread: nothing unknown"
+awk '$1 == "insn" { n++ } !($1 == "insn" && n % 7 == 3)' x64.txt > gaps.txt
+txt2ucir gaps.txt 2>&1 > /dev/null | grep -q 'records changed: registers not known (instructions of the thread are missing before it) (first at line [0-9]*: seq=3)'
+ok $? "instructions missing: the registers not known are counted"
 
 # Typos in x64dbg records: counted and named once; --strict refuses.
 sed '3s/ rip=/ rbxx=0x7 rip=/' x64.txt > typo.txt

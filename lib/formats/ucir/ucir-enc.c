@@ -40,6 +40,9 @@ struct xdbg {
 	unsigned char shown[UCIR_XDBG_BYTES];	/* what a reader has */
 	unsigned char noenum[UCIR_XDBG_BYTES];	/* dropped, as last said */
 	uint64_t tid[XDBG_THREADS];
+	uint64_t seq[XDBG_THREADS];	/* of each one's last instruction */
+	uint64_t last_seq, last_tid;	/* of the instruction before */
+	int any;			/* an instruction was seen */
 	unsigned n, next;
 	unsigned char img[XDBG_THREADS][UCIR_XDBG_BYTES];
 };
@@ -600,9 +603,12 @@ put_reg_op(struct enc *e, unsigned num, const unsigned char *v, size_t n,
 	return 0;
 }
 
-/* The dump of thread tid, fresh (zeros) when new or fresh is set. */
-static unsigned char *
-xdbg_thread(struct xdbg *x, uint64_t tid, int fresh)
+/*
+ * The slot of thread tid, its dump fresh (zeros) when new or fresh is
+ * set; *known: it was there.
+ */
+static unsigned
+xdbg_thread(struct xdbg *x, uint64_t tid, int fresh, int *known)
 {
 	unsigned i;
 
@@ -616,10 +622,13 @@ xdbg_thread(struct xdbg *x, uint64_t tid, int fresh)
 			i = x->next++ % XDBG_THREADS;	/* the longest kept */
 		x->tid[i] = tid;
 		fresh = 1;
+		*known = 0;
+	} else {
+		*known = 1;
 	}
 	if (fresh)
 		memset(x->img[i], 0, sizeof x->img[i]);
-	return x->img[i];
+	return i;
 }
 
 /* The value of a slot field into the dump. */
@@ -647,15 +656,20 @@ xdbg_slot(struct enc *e, unsigned char *img, const struct tr_field *f,
  * Unicorn register in which it differs from what a reader has.  The
  * first dump goes into a keyframe of its own, before the instruction.
  */
+static const char lose_gap[] = "registers not known (instructions of "
+    "the thread are missing before it)";
+
 static int
-xdbg_insn(struct enc *e, unsigned nslots)
+xdbg_insn(struct enc *e, unsigned nslots, const struct tr_field *seqf)
 {
 	const struct tr_field *f = tr_find(e->rec, "tprev");
 	const struct ucir_xreg *xr;
 	const struct ucir_xrange *nr;
 	unsigned char *img;
 	size_t n, nn;
-	int x86, lost = 0, setup = 0;
+	uint64_t seq = 0, prev = 0;
+	unsigned t;
+	int x86, lost = 0, setup = 0, none, known, gap;
 
 	if (e->xarch < 0)
 		e->xarch = e->hdr_xarch == 1;
@@ -665,8 +679,30 @@ xdbg_insn(struct enc *e, unsigned nslots)
 		    "registers of an x64dbg %s trace", x86 ? "x86" : "x64");
 	if (e->x == NULL && (e->x = calloc(1, sizeof *e->x)) == NULL)
 		return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
-	img = xdbg_thread(e->x, e->tid, f != NULL && f->vallen == 4 &&
-	    memcmp(f->val, "none", 4) == 0);
+	none = f != NULL && f->vallen == 4 && memcmp(f->val, "none", 4) == 0;
+	if ((seqf != NULL && tr_u64(e->r, e->rec, seqf, &seq) < 0) ||
+	    (f != NULL && !none && tr_u64(e->r, e->rec, f, &prev) < 0))
+		return -1;
+	t = xdbg_thread(e->x, e->tid, none, &known);
+	img = e->x->img[t];
+	/*
+	 * The slots a block does not store are those of the thread's
+	 * instruction before it (trace-text(5)): tprev= names it after a
+	 * switch, else it is the instruction just before.
+	 */
+	if (none)
+		gap = 0;
+	else if (f != NULL)
+		gap = !known || e->x->seq[t] != prev;
+	else
+		gap = e->x->any && (e->x->last_tid != e->tid ||
+		    e->x->last_seq + 1 != seq);
+	e->x->seq[t] = e->x->last_seq = seq;
+	e->x->last_tid = e->tid;
+	e->x->any = 1;
+	if (gap && tr_lose(e->r, e->rec, &e->st->skipped, lose_gap, "seq=%llu",
+	    (unsigned long long)seq) < 0)
+		return -1;
 	for (size_t i = 0; i < e->rec->nf; i++) {
 		const struct tr_field *g = &e->rec->f[i];
 		int ctx = g->keylen > 4 && memcmp(g->key, "ctx.", 4) == 0;
@@ -892,7 +928,8 @@ insn_record(struct enc *e)
 		return -1;
 	/* x64dbg's: its accesses follow it (see the top of the file). */
 	lag = got[I_SEQ] != NULL;
-	if ((nslots > 0 || (lag && e->x != NULL)) && xdbg_insn(e, nslots) < 0)
+	if ((nslots > 0 || (lag && e->x != NULL)) &&
+	    xdbg_insn(e, nslots, got[I_SEQ]) < 0)
 		return -1;
 	if (e->trace) {
 		if (flush_step(e) < 0)
