@@ -11,8 +11,9 @@
  * - a decode that fails prints the records of whole frames only: they
  *   encode, their file decodes to the same text, and with every frame
  *   reproduced it is the input up to the offset the error names (unless
- *   they are a header alone that would read as a usercorn trace cut in
- *   its Snappy stream identifier, which the encoder refuses);
+ *   they are a header alone of an unknown uc_arch that would read as a
+ *   usercorn trace cut in its Snappy stream identifier, which the
+ *   encoder refuses);
  * - a trace-format file decodes or fails with a reason, and its text
  *   encodes (what the replay format cannot hold is skipped);
  * - text the encoder accepts gives a file that decodes without error
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const struct tp_format *F;
 static const struct ucir_enc_opts enc_opts = { NULL, NULL, 0, 64,
-    FUZZ_MAX_FRAME, 0 };
+    FUZZ_MAX_FRAME, 0, 0 };
 
 static void
 decode(const void *data, size_t size, int verify, struct ucir_dec_stats *st,

@@ -51,5 +51,16 @@ is "$(grep -c '^insn' r.txt)" "$(grep -c '^insn' big.txt)" "with every instructi
 is "$(grep -c '^write' r.txt)" "$(grep -c '^write' big.txt)" "and every write"
 txt2ucir --strict big.txt > /dev/null 2> strict.txt
 is $? 1 "--strict: exit 1"
-grep -q 'ucir-jmp (trace format only): not expressible' strict.txt; ok $? "--strict names the record"
+grep -q "desc= or file=: a mapping's file, offset and description dropped" strict.txt; ok $? "--strict names the record: $(cat strict.txt)"
+grep -q "records changed: a thread id dropped (the replay format has no threads) (first at line [0-9]*: tid=42)" warn.txt
+ok $? "frames of pid 42 lose their thread in a replay, counted"
+
+# --trace: the same text comes back (usercorn's trace format written).
+txt2ucir --trace big.txt > t2.ucir 2> warn2.txt
+ok $? "--trace: trace text encodes into a trace"
+[ ! -s warn2.txt ]; ok $? "with nothing lost: $(cat warn2.txt)"
+ucir2txt t2.ucir > t2.txt
+same_file t2.txt big.txt "every record comes back"
+od -An -tx1 -j 74 -N 10 t2.ucir | tr -d ' \n' > ident
+is "$(cat ident)" ff060000734e61507059 "the Snappy stream identifier at offset 74"
 done_testing

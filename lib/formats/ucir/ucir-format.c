@@ -144,7 +144,10 @@ static const struct tp_option enc_options[] = {
 	    "made here (4096)"),
 	TP_OPTION_SET("max-frame", 'm', "BYTES", set_enc_max_frame,
 	    "refuse frames larger than BYTES (64 MiB)"),
-	TP_OPTION_STRICT(struct ucir_enc_opts, "a replay file"),
+	TP_OPTION_FLAG("trace", 't', struct ucir_enc_opts, trace,
+	    "write the trace format usercorn run -trace writes and its trace "
+	    "reader reads (Snappy framed), not a replay"),
+	TP_OPTION_STRICT(struct ucir_enc_opts, "a Usercorn file"),
 	{ NULL }
 };
 
@@ -166,7 +169,8 @@ const struct tp_format tp_format_ucir = {
 	.dec.options = dec_options,
 	.dec.report = dec_report,
 	.enc.about =
-	    "Encode trace text into a Usercorn replay file: ucir-header, ucir-frame,\n"
+	    "Encode trace text into a Usercorn replay file (--trace: the trace format\n"
+	    "usercorn's own reader reads): ucir-header, ucir-frame,\n"
 	    "insn, read, write and the other ucir- records, as ucir2txt writes them,\n"
 	    "or insn, read and write records of other decoders.  Ops before any\n"
 	    "ucir-frame record are framed here.  FILE may be gzip-compressed; without\n"

@@ -45,4 +45,40 @@ ucir_reg_name(const struct ucir_regs *t, unsigned num)
 	return t != NULL && num < t->n ? t->name[num] : NULL;
 }
 
+/*
+ * x64dbg's register dumps (ucir-x64dbg.c): a Unicorn x86 register and
+ * where it lies in REGDUMP's bytes, on x64 and on x86 (num86 0: none);
+ * len 0: pointer-sized (8 bytes on x64, 4 on x86).
+ */
+struct ucir_xreg {
+	unsigned short num64, num86, off64, off86;
+	unsigned char len, spreg;
+};
+struct ucir_xrange {
+	unsigned short off, len;
+};
+#define UCIR_XDBG_BYTES 1376	/* x64's dump; x86's is 864 */
+
+/* The slot trac2txt names name (x86 or x64 dump), or -1. */
+int ucir_xdbg_slot(int x86, const char *name, size_t n);
+unsigned ucir_xdbg_nslots(int x86);
+const struct ucir_xreg *ucir_xdbg_regs(size_t *n);
+/* The bytes of the dump Unicorn has no register for. */
+const struct ucir_xrange *ucir_xdbg_noenum(int x86, size_t *n);
+
+/*
+ * The Snappy framing-format stream of usercorn's trace format, as its
+ * Go reader reads it (ucir-trace-enc.c): the stream identifier, then the
+ * bytes in stored chunks of 64 KiB (the framing format's uncompressed
+ * chunk, which every reader takes and needs no libsnappy).
+ */
+struct ucir_sw {
+	size_t len;
+	int started;
+	unsigned char buf[65536];
+};
+void ucir_sw_put(struct ucir_sw *w, struct tp_out *out, const void *p,
+    size_t n);
+void ucir_sw_flush(struct ucir_sw *w, struct tp_out *out);
+
 #endif

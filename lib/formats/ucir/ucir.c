@@ -852,9 +852,18 @@ static int
 variant_of(const unsigned char *p, size_t n, const char **old)
 {
 	*old = NULL;
-	if (n > UCIR_TRACE_HEADER && memcmp(p + UCIR_TRACE_HEADER, tp_snappy_ident,
+	/*
+	 * A file cut inside the identifier reads as a cut trace, but for one
+	 * of exactly 80 bytes with a known uc_arch: a replay header alone,
+	 * whose os padding ends with the identifier's first six bytes.  A
+	 * trace's bytes 8-11 start its arch name, never a uc_arch number
+	 * (see ucir2txt(1)).
+	 */
+	if (n > UCIR_TRACE_HEADER && !(n == UCIR_REPLAY_HEADER &&
+	    ucir_uc_arch_name(tp_get_be32(p + 8)) != NULL) &&
+	    memcmp(p + UCIR_TRACE_HEADER, tp_snappy_ident,
 	    n - UCIR_TRACE_HEADER < 10 ? n - UCIR_TRACE_HEADER : 10) == 0)
-		return UCIR_TRACE;	/* (cut inside the identifier: too) */
+		return UCIR_TRACE;
 	if (n >= 72 + 10 && memcmp(p + 72, tp_snappy_ident, 10) == 0)
 		*old = "a usercorn trace of May-August 2017 (72-byte header, "
 		    "commits a9e5566 to 2118735)";

@@ -8,8 +8,8 @@
  *   big-endian ops.  Read and written.
  * - the format `usercorn run -trace` writes since 2017 ("trace" here): a
  *   74-byte header, then one Snappy framing-format stream of little-endian
- *   ops (KEYFRAME, FRAME, JMP, STEP, MEM_PROT ...).  Read only; told apart
- *   by the Snappy stream identifier at offset 74.
+ *   ops (KEYFRAME, FRAME, JMP, STEP, MEM_PROT ...).  Read, and written
+ *   on request; told apart by the Snappy stream identifier at offset 74.
  * See ucir2txt(1), txt2ucir(1), trace-text(5) and the usercorn reference.
  *
  * The module is pure: it never prints and never exits.
@@ -105,6 +105,7 @@ struct ucir_enc_opts {
 	unsigned frame_ops;	/* ops per frame made here [UCIR_FRAME_OPS] */
 	size_t max_frame;	/* [UCIR_MAX_FRAME] */
 	int strict;		/* a record the format cannot hold is an error */
+	int trace;		/* write usercorn's trace format, not a replay */
 };
 
 struct ucir_enc_stats {
@@ -119,7 +120,8 @@ struct ucir_enc_stats {
 };
 
 /*
- * Encode text records into a replay-format file.  Returns 0, or -1 with
+ * Encode text records into a replay-format file (opts->trace: a trace,
+ * as usercorn run -trace writes).  Returns 0, or -1 with
  * err filled (line and column for data errors).
  */
 int ucir_encode(struct tr_reader *r, struct tp_out *out,
