@@ -81,19 +81,17 @@ folded(const struct tp_say *say, const char *ids, const char *id,
 		    (unsigned long long)events, tp_s(events));
 }
 
-static void
-enc_report(const void *stats, int failed, const struct tp_say *say)
+void
+rapidbin_enc_say(const struct rapidbin_enc_stats *st, int header,
+    const struct tp_say *say)
 {
-	const struct rapidbin_enc_stats *st = stats;
 	static const char *const what[] = { "thread ids", "lock ids",
 	    "variables", "locations" };
 	const int dense[] = { st->dense_threads, st->dense_locks,
 	    st->dense_vars, st->dense_locs };
 
-	if (failed)
-		return;
 	tp_report_skips(say, &st->skipped);
-	if (st->header_record == 2)
+	if (st->header_record == 2 && header)
 		tp_say(say, TP_SAY_NOTE, "the decoded file held %llu event%s but "
 		    "%llu %s encoded: header counted again",
 		    (unsigned long long)st->file_events,
@@ -104,19 +102,34 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 	    st->folded_loc_events);
 	folded(say, "threads", "thread", RB_TID_MAX, st->folded_threads,
 	    st->folded_thread_events);
-	if (st->events == 0)
+	if (st->events == 0 && header)
 		tp_say(say, TP_SAY_WARN, "no event written: the trace is a header "
 		    "only (the stream held no event record)");
-	for (int i = 0; i < 4; i++)
-		if (dense[i])
-			tp_say(say, TP_SAY_NOTE, "%s renumbered densely in order "
-			    "of first appearance (some do not fit)", what[i]);
+	if (st->separate)
+		tp_say(say, TP_SAY_NOTE, "records of several inputs (input=): "
+		    "threads, locks, variables and locations renumbered densely "
+		    "by (input, id), so that no two inputs share one");
+	else
+		for (int i = 0; i < 4; i++)
+			if (dense[i])
+				tp_say(say, TP_SAY_NOTE, "%s renumbered densely in "
+				    "order of first appearance (some do not fit)",
+				    what[i]);
+	if (!header)
+		return;
 	tp_say(say, TP_SAY_NOTE, "header: threads=%u locks=%lu vars=%lu "
 	    "events=%llu (%s)", (unsigned)st->header.threads,
 	    (unsigned long)st->header.locks, (unsigned long)st->header.vars,
 	    (unsigned long long)st->header.events,
 	    st->header_record == 1 ? "as stored in the header record" :
 	    "distinct ids");
+}
+
+static void
+enc_report(const void *stats, int failed, const struct tp_say *say)
+{
+	if (!failed)
+		rapidbin_enc_say(stats, 1, say);
 }
 
 static const struct tp_option dec_options[] = {
