@@ -151,7 +151,8 @@ static const struct tp_option enc_options[] = {
 	TP_OPTION_FLAG("no-pc", 'P', struct rapidbin_enc_opts, no_pc,
 	    "do not map pc= to locations (all get location 0)"),
 	TP_OPTION_FLAG("strict", 's', struct rapidbin_enc_opts, strict,
-	    "records without a RapidBin meaning are errors"),
+	    "records without a RapidBin meaning, and unknown fields, are "
+	    "errors"),
 	{ NULL }
 };
 
@@ -172,8 +173,9 @@ const struct tp_format tp_format_rapidbin = {
 	    "Encode trace text as a RapidBin trace.  RapidBin event records\n"
 	    "(acquire release read write fork join begin end request branch) are\n"
 	    "encoded; read and write records from other formats (addr=, size=, pc=)\n"
-	    "are mapped; other records are skipped and counted.  Without FILE, or\n"
-	    "when FILE is -, read standard input.\n",
+	    "are mapped, inputs tagged input=N stay apart; other records are\n"
+	    "skipped and counted.  Without FILE, or when FILE is -, read standard\n"
+	    "input.\n",
 	.enc.exit1 = "malformed input (nothing is written)",
 	.enc.options = enc_options,
 	.enc.report = enc_report,

@@ -85,9 +85,11 @@ const struct tp_format tp_format_std = {
 	.dec.report = dec_report,
 	.enc.about =
 	    "Write the RapidBin events of trace text in RAPID's STD format\n"
-	    "(T0|acq(L3)|362).  Request and branch events, which mainline RAPID\n"
-	    "cannot parse, are dropped and counted unless kept.  Without FILE, or\n"
-	    "when FILE is -, read standard input.\n",
+	    "(T0|acq(L3)|362), mapped as txt2rapidbin maps them: the read and\n"
+	    "write records of other formats (addr=, size=, pc=) become variables\n"
+	    "and locations, inputs tagged input=N stay apart.  Request and branch\n"
+	    "events, which mainline RAPID cannot parse, are dropped and counted\n"
+	    "unless kept.  Without FILE, or when FILE is -, read standard input.\n",
 	.enc.exit1 = "malformed input (after the lines before the fault)",
 	.enc.options = enc_options,
 	.enc.report = enc_report,
