@@ -169,23 +169,25 @@ rb_rec_kind(const struct tr_rec *rec)
 /* Field keys the event records use, found in one pass over the fields. */
 enum {
 	FK_TID, FK_LOCK, FK_VAR, FK_CHILD, FK_DECOR, FK_LOC, FK_BIT63, FK_ADDR,
-	FK_SIZE, FK_PC, FK_INPUT, FK_SEQ, FK_TS, FK_OLD, FK_NEW, FK_DATA,
-	FK_DEPTH, FK_NKEYS
+	FK_SIZE, FK_PC, FK_INPUT, FK_NKEYS
 };
 
-/*
- * From FK_SEQ on, fields of the shared kinds that RAPID's model has no
- * place for (x64dbg's sequence numbers, times, the values of accesses,
- * Usercorn's syscall depth): known, so not typos, and dropped as
- * txt2rapidbin(1) says.
- */
 static const char *const field_keys[FK_NKEYS] = {
 	[FK_TID] = "tid", [FK_LOCK] = "lock", [FK_VAR] = "var",
 	[FK_CHILD] = "child", [FK_DECOR] = "decor", [FK_LOC] = "loc",
 	[FK_BIT63] = "bit63", [FK_ADDR] = "addr", [FK_SIZE] = "size",
-	[FK_PC] = "pc", [FK_INPUT] = "input", [FK_SEQ] = "seq", [FK_TS] = "ts",
-	[FK_OLD] = "old", [FK_NEW] = "new", [FK_DATA] = "data",
-	[FK_DEPTH] = "depth"
+	[FK_PC] = "pc", [FK_INPUT] = "input"
+};
+
+/*
+ * Fields of the shared kinds that RAPID's model has no place for
+ * (x64dbg's sequence numbers, times, the values of accesses, Usercorn's
+ * syscall depth): known, so not typos, and dropped as txt2rapidbin(1)
+ * says.  Looked up only in a record with fields of no key above.
+ */
+#define DROP_NKEYS 6
+static const char *const drop_keys[DROP_NKEYS] = {
+	"seq", "ts", "old", "new", "data", "depth"
 };
 
 /* The first field of each key this module reads, or NULL. */
@@ -571,7 +573,7 @@ struct raw_spool {
 	uint64_t line, input;
 };
 
-static int
+static inline __attribute__((always_inline)) int
 raw_put(struct raw_spool *rs, const struct raw_event *e)
 {
 	unsigned char b[RAW_MAX], *p = b;
@@ -703,6 +705,8 @@ struct enc {
 	int inputs_seen;	/* 0 none yet, 1 one, 2 several */
 	int separate;		/* several: every id keyed by (input, id) */
 	int foreign;		/* an access by addr=, or a loc from pc= */
+	int direct;		/* events go to the sink as read: enc_direct() */
+	struct tp_out *out;
 	uint64_t width_max;	/* access widths keyable with an input */
 
 	/* Maps: value -> first-appearance id (dense), or distinct sets. */
@@ -753,22 +757,59 @@ static int
 unknown_field(struct enc *x, const struct tr_rec *rec, int op,
     const struct tr_field *f[FK_NKEYS])
 {
+	static struct tr_keys keys;
+	const struct tr_field *d[DROP_NKEYS];
 	size_t known = 0, i;
 	int k;
 
+	if (keys.key == NULL)
+		tr_keys_init(&keys, drop_keys, DROP_NKEYS);
+	tr_fields(&keys, rec, d);
 	for (k = 0; k < FK_NKEYS; k++)
 		known += f[k] != NULL;
+	for (k = 0; k < DROP_NKEYS; k++)
+		known += d[k] != NULL;
 	if (known == rec->nf)
 		return 0;
 	for (i = 0; i < rec->nf; i++) {
-		for (k = 0; k < FK_NKEYS && f[k] != &rec->f[i]; k++)
-			;
-		if (k == FK_NKEYS)
+		int found = 0;
+		for (k = 0; k < FK_NKEYS; k++)
+			found |= f[k] == &rec->f[i];
+		for (k = 0; k < DROP_NKEYS; k++)
+			found |= d[k] == &rec->f[i];
+		if (!found)
 			break;
 	}
 	return tr_lose(x->r, rec, &x->st->skipped, RB_UNKNOWN_FIELD,
 	    "field \"%.*s\" in a %s record", (int)(rec->f[i].keylen > 40 ? 40 :
 	    rec->f[i].keylen), rec->f[i].key, rb_kind[op]);
+}
+
+/*
+ * A stream of the sink's own format, untagged from its first record
+ * (direct): its ids are kept, so each event goes out as it is read.  An
+ * event whose ids would need mapping cannot join it then.
+ */
+static int
+enc_direct(struct enc *x, const struct tr_rec *rec, const struct raw_event *e)
+{
+	const struct rb_sink *sink = x->opts->sink;
+	struct rb_event m;
+
+	if (e->addr || e->lockind == LOC_PC || e->input != x->input0)
+		return tr_fail(x->r, rec, NULL, "%s, in a stream that began as "
+		    "one of the target's own format and is written as it is "
+		    "read: tag the inputs apart (txtmerge --tag)", e->addr ?
+		    "an access by address" : e->lockind == LOC_PC ?
+		    "a location from pc=" : "another input");
+	m.op = e->op;
+	m.bit63 = e->bit63;
+	m.tid = e->tid;
+	m.decor = e->decor;
+	m.loc = e->loc;		/* 0 when absent */
+	tp_out_commit(x->out, sink->event(sink->ctx, tp_out_reserve(x->out,
+	    sink->max), &m));
+	return 0;
 }
 
 /* The input of a record (input=, from txtmerge --tag), 0 without. */
@@ -801,7 +842,9 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	memset(&e, 0, sizeof e);
 	e.op = (unsigned)op;
 	e.line = rec->lineno;
-	if (unknown_field(x, rec, op, f) < 0)
+	/* Native events (tid, operand, loc) have nothing else to look at. */
+	if ((size_t)((f[FK_TID] != NULL) + (f[dk] != NULL) +
+	    (f[FK_LOC] != NULL)) != rec->nf && unknown_field(x, rec, op, f) < 0)
 		return -1;
 	if (f[FK_TID] == NULL)
 		return tr_fail(x->r, rec, NULL, "%s record without tid=",
@@ -810,7 +853,8 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 		return -1;
 	if (e.tid > RB_TID_MAX)
 		x->tid_over = 1;
-	if (enc_input(x, rec, f[FK_INPUT], &e.input) < 0)
+	if ((f[FK_INPUT] != NULL || x->inputs_seen != 1 || x->input0 != 0) &&
+	    enc_input(x, rec, f[FK_INPUT], &e.input) < 0)
 		return -1;
 
 	if (f[dk] != NULL) {
@@ -881,6 +925,8 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	if (get_bit63(x->r, rec, f[FK_BIT63], &e.bit63) < 0)
 		return -1;
 	x->st->events++;
+	if (x->direct)
+		return enc_direct(x, rec, &e);
 	return raw_put(&x->spool, &e);
 }
 
@@ -899,6 +945,18 @@ enc_other(struct enc *x, const struct tr_rec *rec)
 		return rc < 0 ? -1 : enc_skip(x, rec);
 	if (rc == 1)
 		return 0;
+	/* Written as read from the first record on: see enc_direct(). */
+	if (sink->wide && x->st->events == 0 && x->inputs_seen == 0 &&
+	    x->opts->meta == NULL && tr_find(rec, "input") == NULL)
+		x->direct = 1;
+	if (x->direct) {
+		struct rb_event m;
+		m.op = RB_MARK;
+		m.decor = e.decor;
+		tp_out_commit(x->out, sink->event(sink->ctx,
+		    tp_out_reserve(x->out, sink->max), &m));
+		return 0;
+	}
 	e.op = RB_MARK;
 	e.line = rec->lineno;
 	e.input = x->spool.input;
@@ -1425,7 +1483,14 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 	idmap_init(&x.shared);
 	if (tp_spool_init(&x.spool.s, 0, x.err) < 0)
 		return -1;
-	if (enc_read(&x) < 0 || enc_decide(&x) < 0)
+	x.out = out;
+	if (enc_read(&x) < 0)
+		goto done;
+	if (x.direct) {
+		rc = 0;
+		goto done;
+	}
+	if (enc_decide(&x) < 0)
 		goto done;
 	st->separate = x.separate;
 
