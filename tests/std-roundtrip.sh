@@ -34,6 +34,9 @@ std2txt "$D/bare.prefixed.std" > s1.txt
 { cat s1.txt; echo 'read tid=0 addr=0x10 size=4'; } | txt2std > o.std 2> err.txt
 is "$?:$(wc -l < o.std | tr -d ' '):$(cat err.txt)" "1:10:txt2std: <stdin>:12: an access by address, in a stream that began as one of the target's own format and is written as it is read: tag the inputs apart (txtmerge --tag)" \
     "an STD file's stream, then an access by address: the events before, and what to do"
+{ cat "$D/allops.txt"; echo 'read tid=0 var=5 input=0'; echo 'read tid=0 var=1 input=1'; } | txt2std --all > o.std 2> err.txt
+is "$?:$(wc -l < o.std | tr -d ' '):$(cat err.txt)" "1:13:txt2std: <stdin>:15: another input, in a stream that began as one of the target's own format and is written as it is read: tag the inputs apart (txtmerge --tag)" \
+    "a RapidBin file's stream is written as read too: another input joining it is refused"
 echo 'read tid=0 addr=0x10 size=4 pc=0x400' > acc.txt
 txtmerge --tag s1.txt acc.txt | txt2std --all > o.std 2> err.txt
 is "$?:$(cat err.txt):$(head -1 o.std):$(tail -1 o.std)" "0::T0|w(V0)|0:T2|r(V1)|9" "tagged: both inputs, ids renumbered by (input, id), none shared"

@@ -169,25 +169,23 @@ rb_rec_kind(const struct tr_rec *rec)
 /* Field keys the event records use, found in one pass over the fields. */
 enum {
 	FK_TID, FK_LOCK, FK_VAR, FK_CHILD, FK_DECOR, FK_LOC, FK_BIT63, FK_ADDR,
-	FK_SIZE, FK_PC, FK_INPUT, FK_NKEYS
+	FK_SIZE, FK_PC, FK_INPUT, FK_SEQ, FK_TS, FK_OLD, FK_NEW, FK_DATA,
+	FK_DEPTH, FK_NKEYS
 };
 
+/*
+ * From FK_SEQ on, fields of the shared kinds that RAPID's model has no
+ * place for (x64dbg's sequence numbers, times, the values of accesses,
+ * Usercorn's syscall depth): known, so not typos, and dropped as
+ * txt2rapidbin(1) says.
+ */
 static const char *const field_keys[FK_NKEYS] = {
 	[FK_TID] = "tid", [FK_LOCK] = "lock", [FK_VAR] = "var",
 	[FK_CHILD] = "child", [FK_DECOR] = "decor", [FK_LOC] = "loc",
 	[FK_BIT63] = "bit63", [FK_ADDR] = "addr", [FK_SIZE] = "size",
-	[FK_PC] = "pc", [FK_INPUT] = "input"
-};
-
-/*
- * Fields of the shared kinds that RAPID's model has no place for
- * (x64dbg's sequence numbers, times, the values of accesses, Usercorn's
- * syscall depth): known, so not typos, and dropped as txt2rapidbin(1)
- * says.  Looked up only in a record with fields of no key above.
- */
-#define DROP_NKEYS 6
-static const char *const drop_keys[DROP_NKEYS] = {
-	"seq", "ts", "old", "new", "data", "depth"
+	[FK_PC] = "pc", [FK_INPUT] = "input", [FK_SEQ] = "seq", [FK_TS] = "ts",
+	[FK_OLD] = "old", [FK_NEW] = "new", [FK_DATA] = "data",
+	[FK_DEPTH] = "depth"
 };
 
 /* The first field of each key this module reads, or NULL. */
@@ -757,27 +755,17 @@ static int
 unknown_field(struct enc *x, const struct tr_rec *rec, int op,
     const struct tr_field *f[FK_NKEYS])
 {
-	static struct tr_keys keys;
-	const struct tr_field *d[DROP_NKEYS];
 	size_t known = 0, i;
 	int k;
 
-	if (keys.key == NULL)
-		tr_keys_init(&keys, drop_keys, DROP_NKEYS);
-	tr_fields(&keys, rec, d);
 	for (k = 0; k < FK_NKEYS; k++)
 		known += f[k] != NULL;
-	for (k = 0; k < DROP_NKEYS; k++)
-		known += d[k] != NULL;
 	if (known == rec->nf)
 		return 0;
 	for (i = 0; i < rec->nf; i++) {
-		int found = 0;
-		for (k = 0; k < FK_NKEYS; k++)
-			found |= f[k] == &rec->f[i];
-		for (k = 0; k < DROP_NKEYS; k++)
-			found |= d[k] == &rec->f[i];
-		if (!found)
+		for (k = 0; k < FK_NKEYS && f[k] != &rec->f[i]; k++)
+			;
+		if (k == FK_NKEYS)
 			break;
 	}
 	return tr_lose(x->r, rec, &x->st->skipped, RB_UNKNOWN_FIELD,
@@ -930,6 +918,20 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	return raw_put(&x->spool, &e);
 }
 
+/*
+ * A stream that begins, untagged, as one of RapidBin or STD events needs
+ * no mapping for another sink, whose ids are text: it goes out as read
+ * (enc_direct()), unless the mapping is asked for (--meta).
+ */
+static void
+may_go_direct(struct enc *x, const struct tr_rec *rec)
+{
+	if (x->opts->sink != NULL && x->st->events == 0 &&
+	    x->inputs_seen == 0 && x->opts->meta == NULL &&
+	    tr_find(rec, "input") == NULL)
+		x->direct = 1;
+}
+
 /* A record of no RapidBin kind: skipped, or the sink's (a marker). */
 static int
 enc_other(struct enc *x, const struct tr_rec *rec)
@@ -945,10 +947,8 @@ enc_other(struct enc *x, const struct tr_rec *rec)
 		return rc < 0 ? -1 : enc_skip(x, rec);
 	if (rc == 1)
 		return 0;
-	/* Written as read from the first record on: see enc_direct(). */
-	if (sink->wide && x->st->events == 0 && x->inputs_seen == 0 &&
-	    x->opts->meta == NULL && tr_find(rec, "input") == NULL)
-		x->direct = 1;
+	if (sink->wide)
+		may_go_direct(x, rec);
 	if (x->direct) {
 		struct rb_event m;
 		m.op = RB_MARK;
@@ -975,8 +975,10 @@ enc_read(struct enc *x)
 		int k = rb_rec_kind(rec);
 		if (k >= 0)
 			rc = enc_record(x, rec, k);
-		else if (k == RB_K_HEADER)
+		else if (k == RB_K_HEADER) {
+			may_go_direct(x, rec);
 			rc = enc_header(x, rec);
+		}
 		else if (k == RB_K_END)
 			rc = (x->nend++, tr_get_u64(x->r, rec, "events",
 			    &x->end_events, 1));
