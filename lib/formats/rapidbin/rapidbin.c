@@ -701,6 +701,7 @@ struct enc {
 	/* Inputs (input=): the first one seen, and whether there are more. */
 	uint64_t input0;
 	int inputs_seen;	/* 0 none yet, 1 one, 2 several */
+	int input_none;		/* every record so far of input 0 */
 	int separate;		/* several: every id keyed by (input, id) */
 	int foreign;		/* an access by addr=, or a loc from pc= */
 	int direct;		/* events go to the sink as read: enc_direct() */
@@ -816,6 +817,7 @@ enc_input(struct enc *x, const struct tr_rec *rec, const struct tr_field *f,
 		x->inputs_seen = 1;
 	} else if (*input != x->input0)
 		x->inputs_seen = 2;
+	x->input_none = x->inputs_seen == 1 && x->input0 == 0;
 	return 0;
 }
 
@@ -841,7 +843,7 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 		return -1;
 	if (e.tid > RB_TID_MAX)
 		x->tid_over = 1;
-	if ((f[FK_INPUT] != NULL || x->inputs_seen != 1 || x->input0 != 0) &&
+	if ((f[FK_INPUT] != NULL || !x->input_none) &&
 	    enc_input(x, rec, f[FK_INPUT], &e.input) < 0)
 		return -1;
 
@@ -896,12 +898,13 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 		e.lockind = LOC_NATIVE;
 		if (field_u64(x->r, rec, f[FK_LOC], &e.loc) < 0)
 			return -1;
-		if (x->opts->sink != NULL &&
-		    e.loc > x->opts->sink->wide_loc_max)
-			return tr_fail(x->r, rec, f[FK_LOC], "%s",
-			    x->opts->sink->wide_loc_why);
-		if (e.loc > RB_LOC_MAX)
+		if (e.loc > RB_LOC_MAX) {
+			if (x->opts->sink != NULL &&
+			    e.loc > x->opts->sink->wide_loc_max)
+				return tr_fail(x->r, rec, f[FK_LOC], "%s",
+				    x->opts->sink->wide_loc_why);
 			note_over(&x->loc_over, rec, "loc", e.loc);
+		}
 	} else if (f[FK_PC] != NULL && !x->opts->no_pc) {
 		e.lockind = LOC_PC;
 		x->foreign = 1;

@@ -155,7 +155,8 @@ struct rb_sink {
 	 * The ids are text, which any value fits: native ids are kept as
 	 * they are where the stream has no address or pc to map, or where
 	 * other() set wide (a stream of the sink's own format).  A loc=
-	 * beyond wide_loc_max is refused, saying wide_loc_why.
+	 * beyond wide_loc_max (at least RB_LOC_MAX) is refused, saying
+	 * wide_loc_why.
 	 */
 	int wide;
 	uint64_t wide_loc_max;
