@@ -45,7 +45,7 @@ static void
 encode(const void *text, size_t len, int strict, int dense, int with_meta,
     struct rapidbin_enc_stats *st, struct fuzz_run *e)
 {
-	struct rapidbin_enc_opts opts = { strict, dense, dense, NULL };
+	struct rapidbin_enc_opts opts = { strict, dense, dense, NULL, NULL };
 
 	if (with_meta)
 		opts.meta = &meta;
@@ -151,14 +151,14 @@ check_encode(const uint8_t *data, size_t size, int dense, int with_meta)
 static void
 check_std(const uint8_t *data, size_t size)
 {
-	static const struct std_enc_opts all = { 1, 1 };
+	static const struct std_enc_opts all = { 1, 1, { 0, 0, 0, NULL, NULL } };
 	struct std_enc_stats st;
 	struct fuzz_run t, b, t2;
 
 	fuzz_run(STD, 0, NULL, NULL, data, size, &t);
 	if (t.rc == 0) {
 		fuzz_run(STD, 1, &all, &st, t.out, t.len, &b);
-		if (b.rc < 0 || st.skipped.count != 0 || st.lossy != 0)
+		if (b.rc < 0 || st.rb.skipped.count != 0 || st.lossy != 0)
 			abort();	/* std2txt's text is not STD again */
 		fuzz_run(STD, 0, NULL, NULL, b.out, b.len, &t2);
 		if (t2.rc < 0 || !fuzz_same(t2.out, t2.len, t.out, t.len))

@@ -35,7 +35,7 @@ enc_fail "bit63=2" "begin tid=0 loc=1 bit63=2" \
     '1:25: field "bit63": "2": must be 0 or 1'
 enc_fail "no tid" "acquire lock=1 loc=1" '1: acquire record without tid='
 enc_fail "no lock" "release tid=1 loc=1" '1: release record without lock='
-enc_fail "no var or addr" "read tid=1 loc=1" '1: read record without var= or addr='
+enc_fail "no var or addr" "read tid=1 loc=1" '1: read record without var= or addr= (an address and its size=, as x64dbg and Usercorn text have)'
 enc_fail "no child" "join tid=1 loc=1" '1: join record without child='
 enc_fail "not a number" "acquire tid=x1 lock=1" \
     '1:13: field "tid": "x1": not an unsigned 64-bit number'

@@ -77,24 +77,6 @@ txt2std --keep-request -q Bensalem_dlf.txt > req.std
 got=$(rapid HB -f std -p "$TMP/req.std" | sed -n "s/^Number of 'racy' events found = //p")
 is "$got" 20 "with req kept, RAPID misparses them and reports 20 (why they are dropped)"
 
-# The cross-format pipeline into RAPID: x64dbg reads and writes become
-# RapidBin events, then STD that RAPID reads, one event per access.
-if command -v gen-trac > /dev/null && command -v trac2txt > /dev/null; then
-	gen-trac --arch x64 --blocks 300 --seed 5 --threads 3 > a.trace64 || exit 99
-	trac2txt a.trace64 > a.txt
-	txt2rapidbin -q a.txt | rapidbin2txt > a.rb.txt
-	txt2std -q a.rb.txt > a.std
-	rapid MetaInfo -f std -p "$TMP/a.std" > info.txt
-	want=$(grep -E '^(read|write) ' a.txt | awk '
-	    { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	      thr[f["tid"]]; v[f["addr"] "/" f["size"]]; n++ }
-	    END { m = 0; for (k in thr) m++; nv = 0; for (k in v) nv++; printf "%d %d %d", m, nv, n }')
-	got=$(sed -n 's/^Number of threads = //p; s/^Number of variables = //p; s/^Number of events = //p' info.txt | tr '\n' ' ')
-	is "$got" "$want " "trac2txt | txt2rapidbin | rapidbin2txt | txt2std: RAPID counts the x64dbg threads, (addr, size) pairs and accesses"
-	rapid HB -f std -p "$TMP/a.std" > hb.txt
-	like "$(grep -c 'anot parse' hb.txt):$(cat hb.txt)" "0:*Number of 'racy' events found = *" "RAPID's HB runs on it"
-else
-	skip "gen-trac or trac2txt not built" "the x64dbg pipeline into RAPID"
-	skip "gen-trac or trac2txt not built" "RAPID's HB on it"
-fi
+# x64dbg and Usercorn text into RAPID, through txt2std directly and
+# through txt2rapidbin: std-cross.sh.
 done_testing

@@ -27,6 +27,20 @@ printf 'T1|begin|0\nT1|w(V5)|1\nT1|r(5)|2\nT1|acq(L3)|3\n' > mixed.std
 std2txt mixed.std | txt2std > m.std
 same_file m.std mixed.std "spellings mixed in one file: each line comes back as it was"
 
+# A stream of an STD file is written as it is read, its ids as they are:
+# an access by address cannot join it untagged (its variable could be
+# one of those written), tagged it can, and the two inputs stay apart.
+std2txt "$D/bare.prefixed.std" > s1.txt
+{ cat s1.txt; echo 'read tid=0 addr=0x10 size=4'; } | txt2std > o.std 2> err.txt
+is "$?:$(wc -l < o.std | tr -d ' '):$(cat err.txt)" "1:10:txt2std: <stdin>:12: an access by address, in a stream that began as one of the target's own format and is written as it is read: tag the inputs apart (txtmerge --tag)" \
+    "an STD file's stream, then an access by address: the events before, and what to do"
+{ cat "$D/allops.txt"; echo 'read tid=0 var=5 input=0'; echo 'read tid=0 var=1 input=1'; } | txt2std --all > o.std 2> err.txt
+is "$?:$(wc -l < o.std | tr -d ' '):$(cat err.txt)" "1:13:txt2std: <stdin>:15: another input, in a stream that began as one of the target's own format and is written as it is read: tag the inputs apart (txtmerge --tag)" \
+    "a RapidBin file's stream is written as read too: another input joining it is refused"
+echo 'read tid=0 addr=0x10 size=4 pc=0x400' > acc.txt
+txtmerge --tag s1.txt acc.txt | txt2std --all > o.std 2> err.txt
+is "$?:$(cat err.txt):$(head -1 o.std):$(tail -1 o.std)" "0::T0|w(V0)|0:T2|r(V1)|9" "tagged: both inputs, ids renumbered by (input, id), none shared"
+
 # Request and branch events: dropped with a count, or kept.
 txt2std b2.txt > d.std 2> err.txt
 is "$(grep -c 'req\|branch' d.std)" 0 "default: req and branch dropped"
@@ -85,15 +99,19 @@ bad 'T0|r(V99999999999999999999)|2' '7: operand: the number overflows 64 bits' "
 
 bad 'T0|acq(L1)|2147483648' '12: location: more than 2147483647, which RAPID'"'"'s Java int cannot hold' "location above 2^31-1"
 
-# A location RAPID cannot read (Integer.parseInt) is refused, not written.
+# A location RAPID cannot read (Integer.parseInt) is refused, not written
+# (a stream of an STD file is written as it is read: the lines before are).
 printf 'std-header operands=prefixed\nacquire tid=0 lock=1 loc=2147483647\nrelease tid=0 lock=1 loc=2147483648\n' > big.txt
 txt2std big.txt > big.std 2> err.txt
 is "$?:$(cat big.std):$(cat err.txt)" '1:T0|acq(L1)|2147483647:txt2std: big.txt:3:26: field "loc": "2147483648": does not fit RAPID'"'"'s location, a Java int (max 2147483647)' \
     "txt2std: location above 2^31-1: error with line and column"
 
-# Text records STD cannot express.
-printf 'insn tid=0 pc=0x1\nread tid=0 addr=0x10 size=4\n' | txt2std > o.std 2> err.txt
-is "$?:$(cat err.txt)" '1:txt2std: <stdin>:2: read record without var=' "txt2std: read without var= is an error"
+# An access by address is a variable, as txt2rapidbin maps it; text
+# records STD cannot express are skipped and counted.
+printf 'insn tid=0 pc=0x1\nread tid=0 addr=0x10 size=4\n' | txt2std -q > o.std 2> err.txt
+is "$?:$(cat err.txt):$(cat o.std)" '0::T0|r(V16)|0' "txt2std: read by addr= is variable 16 (its address, as txt2rapidbin)"
+printf 'insn tid=0 pc=0x1\nread tid=0 loc=1\n' | txt2std > o.std 2> err.txt
+is "$?:$(cat err.txt)" '1:txt2std: <stdin>:2: read record without var= or addr= (an address and its size=, as x64dbg and Usercorn text have)' "txt2std: read without var= or addr= is an error that says what it needs"
 printf 'insn tid=0 pc=0x1\nacquire tid=0 lock=1 loc=2\n' | txt2std > o.std 2> err.txt
 is "$?:$(cat err.txt)" '0:txt2std: 1 record skipped, no RapidBin meaning (first at line 1: record kind "insn")' "txt2std: other kinds skipped and counted"
 # An empty result says so (unless -q).

@@ -81,19 +81,17 @@ folded(const struct tp_say *say, const char *ids, const char *id,
 		    (unsigned long long)events, tp_s(events));
 }
 
-static void
-enc_report(const void *stats, int failed, const struct tp_say *say)
+void
+rapidbin_enc_say(const struct rapidbin_enc_stats *st, int header,
+    const struct tp_say *say)
 {
-	const struct rapidbin_enc_stats *st = stats;
 	static const char *const what[] = { "thread ids", "lock ids",
 	    "variables", "locations" };
 	const int dense[] = { st->dense_threads, st->dense_locks,
 	    st->dense_vars, st->dense_locs };
 
-	if (failed)
-		return;
 	tp_report_skips(say, &st->skipped);
-	if (st->header_record == 2)
+	if (st->header_record == 2 && header)
 		tp_say(say, TP_SAY_NOTE, "the decoded file held %llu event%s but "
 		    "%llu %s encoded: header counted again",
 		    (unsigned long long)st->file_events,
@@ -104,19 +102,34 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 	    st->folded_loc_events);
 	folded(say, "threads", "thread", RB_TID_MAX, st->folded_threads,
 	    st->folded_thread_events);
-	if (st->events == 0)
+	if (st->events == 0 && header)
 		tp_say(say, TP_SAY_WARN, "no event written: the trace is a header "
 		    "only (the stream held no event record)");
-	for (int i = 0; i < 4; i++)
-		if (dense[i])
-			tp_say(say, TP_SAY_NOTE, "%s renumbered densely in order "
-			    "of first appearance (some do not fit)", what[i]);
+	if (st->separate)
+		tp_say(say, TP_SAY_NOTE, "records of several inputs (input=): "
+		    "threads, locks, variables and locations renumbered densely "
+		    "by (input, id), so that no two inputs share one");
+	else
+		for (int i = 0; i < 4; i++)
+			if (dense[i])
+				tp_say(say, TP_SAY_NOTE, "%s renumbered densely in "
+				    "order of first appearance (some do not fit)",
+				    what[i]);
+	if (!header)
+		return;
 	tp_say(say, TP_SAY_NOTE, "header: threads=%u locks=%lu vars=%lu "
 	    "events=%llu (%s)", (unsigned)st->header.threads,
 	    (unsigned long)st->header.locks, (unsigned long)st->header.vars,
 	    (unsigned long long)st->header.events,
 	    st->header_record == 1 ? "as stored in the header record" :
 	    "distinct ids");
+}
+
+static void
+enc_report(const void *stats, int failed, const struct tp_say *say)
+{
+	if (!failed)
+		rapidbin_enc_say(stats, 1, say);
 }
 
 static const struct tp_option dec_options[] = {
@@ -138,7 +151,8 @@ static const struct tp_option enc_options[] = {
 	TP_OPTION_FLAG("no-pc", 'P', struct rapidbin_enc_opts, no_pc,
 	    "do not map pc= to locations (all get location 0)"),
 	TP_OPTION_FLAG("strict", 's', struct rapidbin_enc_opts, strict,
-	    "records without a RapidBin meaning are errors"),
+	    "records without a RapidBin meaning, and unknown fields, are "
+	    "errors"),
 	{ NULL }
 };
 
@@ -159,8 +173,9 @@ const struct tp_format tp_format_rapidbin = {
 	    "Encode trace text as a RapidBin trace.  RapidBin event records\n"
 	    "(acquire release read write fork join begin end request branch) are\n"
 	    "encoded; read and write records from other formats (addr=, size=, pc=)\n"
-	    "are mapped; other records are skipped and counted.  Without FILE, or\n"
-	    "when FILE is -, read standard input.\n",
+	    "are mapped, inputs tagged input=N stay apart; other records are\n"
+	    "skipped and counted.  Without FILE, or when FILE is -, read standard\n"
+	    "input.\n",
 	.enc.exit1 = "malformed input (nothing is written)",
 	.enc.options = enc_options,
 	.enc.report = enc_report,

@@ -134,6 +134,14 @@ rb_fmt_event(char *p, const struct rb_event *e)
 	return p;
 }
 
+/*
+ * The kind of a text record: an enum rb_op, RB_K_HEADER, RB_K_END (the
+ * number of events the file held, when not the header's) or RB_K_OTHER.
+ */
+#define RB_K_HEADER (-1)
+#define RB_K_OTHER (-2)
+#define RB_K_END (-3)
+
 /* The operation of each shared kind; insn and event have none. */
 static const signed char op_of_kind[TK_NKINDS] = {
 	[TK_INSN] = RB_K_OTHER, [TK_READ] = RB_READ, [TK_WRITE] = RB_WRITE,
@@ -143,7 +151,7 @@ static const signed char op_of_kind[TK_NKINDS] = {
 	[TK_EVENT] = RB_K_OTHER
 };
 
-int
+static int
 rb_rec_kind(const struct tr_rec *rec)
 {
 	int kind = tp_kind(rec->kind, rec->kindlen,
@@ -161,14 +169,23 @@ rb_rec_kind(const struct tr_rec *rec)
 /* Field keys the event records use, found in one pass over the fields. */
 enum {
 	FK_TID, FK_LOCK, FK_VAR, FK_CHILD, FK_DECOR, FK_LOC, FK_BIT63, FK_ADDR,
-	FK_SIZE, FK_PC, FK_NKEYS
+	FK_SIZE, FK_PC, FK_INPUT, FK_SEQ, FK_TS, FK_OLD, FK_NEW, FK_DATA,
+	FK_DEPTH, FK_NKEYS
 };
 
+/*
+ * From FK_SEQ on, fields of the shared kinds that RAPID's model has no
+ * place for (x64dbg's sequence numbers, times, the values of accesses,
+ * Usercorn's syscall depth): known, so not typos, and dropped as
+ * txt2rapidbin(1) says.
+ */
 static const char *const field_keys[FK_NKEYS] = {
 	[FK_TID] = "tid", [FK_LOCK] = "lock", [FK_VAR] = "var",
 	[FK_CHILD] = "child", [FK_DECOR] = "decor", [FK_LOC] = "loc",
 	[FK_BIT63] = "bit63", [FK_ADDR] = "addr", [FK_SIZE] = "size",
-	[FK_PC] = "pc"
+	[FK_PC] = "pc", [FK_INPUT] = "input", [FK_SEQ] = "seq", [FK_TS] = "ts",
+	[FK_OLD] = "old", [FK_NEW] = "new", [FK_DATA] = "data",
+	[FK_DEPTH] = "depth"
 };
 
 /* The first field of each key this module reads, or NULL. */
@@ -213,32 +230,6 @@ get_bit63(struct tr_reader *r, const struct tr_rec *rec,
 		return tr_fail(r, rec, f, "must be 0 or 1");
 	*bit = (int)v;
 	return 0;
-}
-
-int
-rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
-    struct rb_event *e)
-{
-	const struct tr_field *f[FK_NKEYS];
-	int dk = decor_field[op];
-
-	find_fields(rec, f);
-	e->op = (unsigned)op;
-	e->decor = 0;
-	e->loc = 0;
-	if (f[FK_TID] == NULL)
-		return tr_fail(r, rec, NULL, "%s record without tid=",
-		    rb_kind[op]);
-	if (field_u64(r, rec, f[FK_TID], &e->tid) < 0)
-		return -1;
-	if (f[dk] == NULL && dk != FK_DECOR)
-		return tr_fail(r, rec, NULL, "%s record without %s=",
-		    rb_kind[op], rb_decor_key[op]);
-	if (f[dk] != NULL && field_u64(r, rec, f[dk], &e->decor) < 0)
-		return -1;
-	if (f[FK_LOC] != NULL && field_u64(r, rec, f[FK_LOC], &e->loc) < 0)
-		return -1;
-	return get_bit63(r, rec, f[FK_BIT63], &e->bit63);
 }
 
 /* ------------------------------------------------------------ decoder */
@@ -555,10 +546,12 @@ rapidbin_probe(const unsigned char *p, size_t n, char *detail,
  * An event that is not on the line after the previous one is preceded by
  * RAW_SKIP and the number of lines skipped, so that an error found while
  * mapping can name its line (a flags byte is never 0xff: loc kind 3 does
- * not exist).
+ * not exist).  Where the input= of an event differs from the one before,
+ * RAW_INPUT and the new input come first (also never a flags byte).
  */
 #define RAW_SKIP 0xff
-#define RAW_MAX (1 + TP_LEB_MAX + 1 + 4 * TP_LEB_MAX)
+#define RAW_INPUT 0xfe		/* the input (input=) from here on */
+#define RAW_MAX (1 + TP_LEB_MAX + 1 + TP_LEB_MAX + 1 + 4 * TP_LEB_MAX)
 
 enum { LOC_NONE, LOC_NATIVE, LOC_PC };
 
@@ -568,16 +561,17 @@ struct raw_event {
 	int addr;		/* decor is an address; size is its width */
 	int lockind;
 	uint64_t tid, decor, size, loc;
+	uint64_t input;		/* input=, 0 when absent */
 	uint64_t line;		/* of the text record */
 };
 
-/* The events, and the line of the last one put or got. */
+/* The events, and the line and input of the last one put or got. */
 struct raw_spool {
 	struct tp_spool s;
-	uint64_t line;
+	uint64_t line, input;
 };
 
-static int
+static inline __attribute__((always_inline)) int
 raw_put(struct raw_spool *rs, const struct raw_event *e)
 {
 	unsigned char b[RAW_MAX], *p = b;
@@ -587,6 +581,11 @@ raw_put(struct raw_spool *rs, const struct raw_event *e)
 		p = tp_uleb_put(p, e->line - rs->line - 1);
 	}
 	rs->line = e->line;
+	if (e->input != rs->input) {
+		*p++ = RAW_INPUT;
+		p = tp_uleb_put(p, e->input);
+		rs->input = e->input;
+	}
 	*p++ = (unsigned char)(e->op | (unsigned)e->bit63 << 4 |
 	    (unsigned)e->addr << 5 | (unsigned)e->lockind << 6);
 	p = tp_uleb_put(p, e->tid);
@@ -601,7 +600,7 @@ raw_put(struct raw_spool *rs, const struct raw_event *e)
 static int
 raw_rewind(struct raw_spool *rs)
 {
-	rs->line = 0;
+	rs->line = rs->input = 0;
 	return tp_spool_rewind(&rs->s);
 }
 
@@ -632,9 +631,12 @@ raw_get(struct raw_spool *rs, struct raw_event *e)
 	end = p + n;
 	if (p < end && *p == RAW_SKIP)
 		p = raw_uleb(p + 1, end, &skip);
+	if (p < end && *p == RAW_INPUT)
+		p = raw_uleb(p + 1, end, &rs->input);
 	if (p >= end)
 		return tp_fail(rs->s.err, TP_EXIT_FAIL, "corrupt spool record");
 	e->line = rs->line += skip + 1;
+	e->input = rs->input;
 	e->op = *p & 0xf;
 	e->bit63 = *p >> 4 & 1;
 	e->addr = *p >> 5 & 1;
@@ -672,6 +674,9 @@ note_over(struct over *o, const struct tr_rec *rec, const char *field,
 
 /* A native variable is keyed apart from any (address, size) pair. */
 #define NATIVE_WIDTH UINT64_MAX
+/* Kept apart by input: the input above the width, native the widest. */
+#define IN_SHIFT 40
+#define WIDTH_NATIVE_IN ((UINT64_C(1) << IN_SHIFT) - 1)
 
 struct enc {
 	struct tr_reader *r;
@@ -692,6 +697,16 @@ struct enc {
 	/* Decisions. */
 	int dense_thr, dense_lock, dense_var, dense_loc;
 	int counting;		/* the pass that counts for the header */
+
+	/* Inputs (input=): the first one seen, and whether there are more. */
+	uint64_t input0;
+	int inputs_seen;	/* 0 none yet, 1 one, 2 several */
+	int input_none;		/* every record so far of input 0 */
+	int separate;		/* several: every id keyed by (input, id) */
+	int foreign;		/* an access by addr=, or a loc from pc= */
+	int direct;		/* events go to the sink as read: enc_direct() */
+	struct tp_out *out;
+	uint64_t width_max;	/* access widths keyable with an input */
 
 	/* Maps: value -> first-appearance id (dense), or distinct sets. */
 	struct idmap thr, lock, var, varval, loc, shared;
@@ -731,6 +746,81 @@ enc_skip(struct enc *x, const struct tr_rec *rec)
 	    (int)(rec->kindlen > 40 ? 40 : rec->kindlen), rec->kind);
 }
 
+/*
+ * A field of none of the keys above is a typo, or a field of some other
+ * format's record of a shared kind: counted, the first named.  Every key
+ * once in a record (the reader refuses one twice), so counting the keys
+ * found tells whether there is one.
+ */
+static int
+unknown_field(struct enc *x, const struct tr_rec *rec, int op,
+    const struct tr_field *f[FK_NKEYS])
+{
+	size_t known = 0, i;
+	int k;
+
+	for (k = 0; k < FK_NKEYS; k++)
+		known += f[k] != NULL;
+	if (known == rec->nf)
+		return 0;
+	for (i = 0; i < rec->nf; i++) {
+		for (k = 0; k < FK_NKEYS && f[k] != &rec->f[i]; k++)
+			;
+		if (k == FK_NKEYS)
+			break;
+	}
+	return tr_lose(x->r, rec, &x->st->skipped, RB_UNKNOWN_FIELD,
+	    "field \"%.*s\" in a %s record", (int)(rec->f[i].keylen > 40 ? 40 :
+	    rec->f[i].keylen), rec->f[i].key, rb_kind[op]);
+}
+
+/*
+ * A stream of the sink's own format, untagged from its first record
+ * (direct): its ids are kept, so each event goes out as it is read.  An
+ * event whose ids would need mapping cannot join it then.
+ */
+static int
+enc_direct(struct enc *x, const struct tr_rec *rec, const struct raw_event *e)
+{
+	const struct rb_sink *sink = x->opts->sink;
+	struct rb_event m;
+
+	if (e->addr || e->lockind == LOC_PC || e->input != x->input0)
+		return tr_fail(x->r, rec, NULL, "%s, in a stream that began as "
+		    "one of the target's own format and is written as it is "
+		    "read: tag the inputs apart (txtmerge --tag)", e->addr ?
+		    "an access by address" : e->lockind == LOC_PC ?
+		    "a location from pc=" : "another input");
+	m.op = e->op;
+	m.bit63 = e->bit63;
+	m.tid = e->tid;
+	m.decor = e->decor;
+	m.loc = e->loc;		/* 0 when absent */
+	tp_out_commit(x->out, sink->event(sink->ctx, tp_out_reserve(x->out,
+	    sink->max), &m));
+	return 0;
+}
+
+/* The input of a record (input=, from txtmerge --tag), 0 without. */
+static int
+enc_input(struct enc *x, const struct tr_rec *rec, const struct tr_field *f,
+    uint64_t *input)
+{
+	*input = 0;
+	if (f != NULL && field_u64(x->r, rec, f, input) < 0)
+		return -1;
+	if (*input > 0xffffff)
+		return tr_fail(x->r, rec, f, "more than 16777216 inputs are not "
+		    "kept apart");
+	if (x->inputs_seen == 0) {
+		x->input0 = *input;
+		x->inputs_seen = 1;
+	} else if (*input != x->input0)
+		x->inputs_seen = 2;
+	x->input_none = x->inputs_seen == 1 && x->input0 == 0;
+	return 0;
+}
+
 static int
 enc_record(struct enc *x, const struct tr_rec *rec, int op)
 {
@@ -742,6 +832,10 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	memset(&e, 0, sizeof e);
 	e.op = (unsigned)op;
 	e.line = rec->lineno;
+	/* Native events (tid, operand, loc) have nothing else to look at. */
+	if ((size_t)((f[FK_TID] != NULL) + (f[dk] != NULL) +
+	    (f[FK_LOC] != NULL)) != rec->nf && unknown_field(x, rec, op, f) < 0)
+		return -1;
 	if (f[FK_TID] == NULL)
 		return tr_fail(x->r, rec, NULL, "%s record without tid=",
 		    rb_kind[op]);
@@ -749,6 +843,9 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 		return -1;
 	if (e.tid > RB_TID_MAX)
 		x->tid_over = 1;
+	if ((f[FK_INPUT] != NULL || !x->input_none) &&
+	    enc_input(x, rec, f[FK_INPUT], &e.input) < 0)
+		return -1;
 
 	if (f[dk] != NULL) {
 		if (field_u64(x->r, rec, f[dk], &e.decor) < 0)
@@ -771,6 +868,8 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 				x->tid_over = 1;
 				break;
 			case FK_DECOR:
+				if (x->opts->sink != NULL)
+					break;	/* text: kept */
 				return tr_fail(x->r, rec, f[dk], "does not "
 				    "fit 34 bits (max 17179869183)");
 			}
@@ -778,6 +877,7 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	} else if (dk == FK_VAR && f[FK_ADDR] != NULL) {
 		/* A memory access from another format: address and width. */
 		e.addr = 1;
+		x->foreign = 1;
 		if (field_u64(x->r, rec, f[FK_ADDR], &e.decor) < 0)
 			return -1;
 		if (f[FK_SIZE] != NULL &&
@@ -785,20 +885,29 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 			return -1;
 		if (e.decor > RB_DECOR_MAX)
 			x->addr_over = 1;
+		if (e.size > x->width_max)
+			x->width_max = e.size;
 	} else if (dk != FK_DECOR) {
 		return tr_fail(x->r, rec, NULL, "%s record without %s=%s",
 		    rb_kind[op], rb_decor_key[op], dk == FK_VAR ?
-		    " or addr=" : "");
+		    " or addr= (an address and its size=, as x64dbg and "
+		    "Usercorn text have)" : "");
 	}
 
 	if (f[FK_LOC] != NULL) {
 		e.lockind = LOC_NATIVE;
 		if (field_u64(x->r, rec, f[FK_LOC], &e.loc) < 0)
 			return -1;
-		if (e.loc > RB_LOC_MAX)
+		if (e.loc > RB_LOC_MAX) {
+			if (x->opts->sink != NULL &&
+			    e.loc > x->opts->sink->wide_loc_max)
+				return tr_fail(x->r, rec, f[FK_LOC], "%s",
+				    x->opts->sink->wide_loc_why);
 			note_over(&x->loc_over, rec, "loc", e.loc);
+		}
 	} else if (f[FK_PC] != NULL && !x->opts->no_pc) {
 		e.lockind = LOC_PC;
+		x->foreign = 1;
 		if (field_u64(x->r, rec, f[FK_PC], &e.loc) < 0)
 			return -1;
 		if (e.loc > RB_LOC_MAX)
@@ -807,6 +916,53 @@ enc_record(struct enc *x, const struct tr_rec *rec, int op)
 	if (get_bit63(x->r, rec, f[FK_BIT63], &e.bit63) < 0)
 		return -1;
 	x->st->events++;
+	if (x->direct)
+		return enc_direct(x, rec, &e);
+	return raw_put(&x->spool, &e);
+}
+
+/*
+ * A stream that begins, untagged, as one of RapidBin or STD events needs
+ * no mapping for another sink, whose ids are text: it goes out as read
+ * (enc_direct()), unless the mapping is asked for (--meta).
+ */
+static void
+may_go_direct(struct enc *x, const struct tr_rec *rec)
+{
+	if (x->opts->sink != NULL && x->st->events == 0 &&
+	    x->inputs_seen == 0 && x->opts->meta == NULL &&
+	    tr_find(rec, "input") == NULL)
+		x->direct = 1;
+}
+
+/* A record of no RapidBin kind: skipped, or the sink's (a marker). */
+static int
+enc_other(struct enc *x, const struct tr_rec *rec)
+{
+	struct rb_sink *sink = x->opts->sink;
+	struct raw_event e;
+	int rc;
+
+	if (sink == NULL || sink->other == NULL)
+		return enc_skip(x, rec);
+	memset(&e, 0, sizeof e);
+	if ((rc = sink->other(sink->ctx, x->r, rec, &e.decor)) <= 0)
+		return rc < 0 ? -1 : enc_skip(x, rec);
+	if (rc == 1)
+		return 0;
+	if (sink->wide)
+		may_go_direct(x, rec);
+	if (x->direct) {
+		struct rb_event m;
+		m.op = RB_MARK;
+		m.decor = e.decor;
+		tp_out_commit(x->out, sink->event(sink->ctx,
+		    tp_out_reserve(x->out, sink->max), &m));
+		return 0;
+	}
+	e.op = RB_MARK;
+	e.line = rec->lineno;
+	e.input = x->spool.input;
 	return raw_put(&x->spool, &e);
 }
 
@@ -822,13 +978,15 @@ enc_read(struct enc *x)
 		int k = rb_rec_kind(rec);
 		if (k >= 0)
 			rc = enc_record(x, rec, k);
-		else if (k == RB_K_HEADER)
+		else if (k == RB_K_HEADER) {
+			may_go_direct(x, rec);
 			rc = enc_header(x, rec);
+		}
 		else if (k == RB_K_END)
 			rc = (x->nend++, tr_get_u64(x->r, rec, "events",
 			    &x->end_events, 1));
 		else
-			rc = enc_skip(x, rec);
+			rc = enc_other(x, rec);
 		if (rc < 0)
 			break;
 	}
@@ -859,6 +1017,33 @@ static int
 enc_decide(struct enc *x)
 {
 	int dense = x->opts->dense;
+
+	/*
+	 * Another sink whose ids are text (STD) keeps native ids as they are
+	 * where nothing needs mapping: a stream of an STD file, or of native
+	 * events only.  Otherwise its ids are txt2rapidbin's.
+	 */
+	if (x->opts->sink != NULL && (x->opts->sink->wide || !x->foreign)) {
+		x->tid_over = 0;
+		memset(&x->lock_over, 0, sizeof x->lock_over);
+		memset(&x->var_over, 0, sizeof x->var_over);
+		memset(&x->loc_over, 0, sizeof x->loc_over);
+	}
+	/*
+	 * Records of several inputs (txtmerge --tag): the same number in two
+	 * inputs is two threads, variables, locks or locations, so every
+	 * space is renumbered by (input, id).
+	 */
+	if ((x->separate = x->inputs_seen == 2)) {
+		if (x->width_max >= WIDTH_NATIVE_IN)
+			return tp_fail(x->err, TP_EXIT_DATA, "an access of "
+			    "size=%llu: sizes of 2^40 - 1 and more are not kept "
+			    "apart by input", (unsigned long long)x->width_max);
+		x->dense_thr = x->dense_lock = x->dense_var = x->dense_loc = 1;
+		x->st->dense_threads = x->st->dense_locks = 1;
+		x->st->dense_vars = x->st->dense_locs = 1;
+		return 0;
+	}
 
 	x->dense_thr = x->tid_over;
 	x->dense_lock = x->lock_over.line != 0;
@@ -923,7 +1108,7 @@ renumber(struct enc *x, const struct raw_event *e, struct idmap *m,
     uint64_t key, int dense, uint64_t max, uint64_t *events,
     const char *what, uint64_t *field)
 {
-	int64_t id = idmap_put(m, key, 0, NULL);
+	int64_t id = idmap_put(m, key, x->separate ? e->input : 0, NULL);
 	int rc;
 
 	if (id < 0)
@@ -967,7 +1152,8 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 		break;
 	case RB_D_LOCK:
 		if (x->use_lock) {
-			if ((id = idmap_put(&x->lock, e->decor, 0, NULL)) < 0)
+			if ((id = idmap_put(&x->lock, e->decor, x->separate ?
+			    e->input : 0, NULL)) < 0)
 				return map_nomem(x, e);
 			if (x->dense_lock)
 				out->decor = (uint64_t)id;
@@ -975,8 +1161,10 @@ enc_map(struct enc *x, const struct raw_event *e, struct rb_event *out)
 		break;
 	case RB_D_VAR:
 		if (x->use_var) {
-			id = idmap_put(&x->var, e->decor, e->addr ? e->size :
-			    NATIVE_WIDTH, NULL);
+			id = idmap_put(&x->var, e->decor, !x->separate ?
+			    (e->addr ? e->size : NATIVE_WIDTH) : e->input <<
+			    IN_SHIFT | (e->addr ? e->size : WIDTH_NATIVE_IN),
+			    NULL);
 			if (id < 0)
 				return map_nomem(x, e);
 			if (x->dense_var)
@@ -1018,7 +1206,7 @@ enc_count(struct enc *x, struct rb_header *h)
 		return -1;
 	x->counting = 1;
 	while ((rc = raw_get(&x->spool, &e)) > 0)
-		if (enc_map(x, &e, &m) < 0)
+		if (e.op != RB_MARK && enc_map(x, &e, &m) < 0)
 			return -1;
 	x->counting = 0;
 	if (rc < 0)
@@ -1037,6 +1225,8 @@ enc_count(struct enc *x, struct rb_header *h)
 	x->use_var = x->dense_var;
 	x->use_loc = x->dense_loc;
 	x->use_varval = x->use_shared = 0;
+	if (x->opts->sink != NULL)
+		return 0;	/* no header */
 	if (x->thr.count > INT16_MAX && !x->dense_thr)
 		return tp_fail(x->err, TP_EXIT_DATA, "too many threads for "
 		    "the header");
@@ -1092,6 +1282,28 @@ enc_write(struct enc *x, struct tp_out *out, const struct rb_header *h)
 	return rc;
 }
 
+/* The mapped events to another writer (struct rb_sink), markers included. */
+static int
+enc_send(struct enc *x, struct tp_out *out, const struct rb_sink *sink)
+{
+	struct raw_event e;
+	struct rb_event m;
+	int rc;
+
+	if (raw_rewind(&x->spool) < 0)
+		return -1;
+	while ((rc = raw_get(&x->spool, &e)) > 0) {
+		char *p = tp_out_reserve(out, sink->max);
+		if (e.op == RB_MARK) {
+			m.op = RB_MARK;
+			m.decor = e.decor;
+		} else if (enc_map(x, &e, &m) < 0)
+			return -1;
+		tp_out_commit(out, sink->event(sink->ctx, p, &m));
+	}
+	return rc;
+}
+
 /* ------------------------------------------------------------ metadata */
 
 struct meta_row {
@@ -1134,9 +1346,13 @@ meta_rows(const struct idmap *m, int dense, uint64_t max)
 enum meta_shape { M_PLAIN, M_MEMORY, M_LOCATION };
 
 /* "name": [ { "wasm_id": ..., "trace_id": ... } ... ], as Wasmgrind's. */
+/*
+ * separate: the ids are keyed by input too (the key's second word, above
+ * the width of an access), and each row says its "input".
+ */
 static int
 meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
-    int dense, uint64_t max, enum meta_shape shape)
+    int dense, uint64_t max, enum meta_shape shape, int separate)
 {
 	struct meta_row *rows = meta_rows(m, dense, max);
 
@@ -1156,7 +1372,13 @@ meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
 			tp_jw_key(w, "address", 7);
 			tp_jw_u64(w, rows[i].a);
 			tp_jw_key(w, "access_width", 12);
-			tp_jw_u64(w, rows[i].b == NATIVE_WIDTH ? 0 : rows[i].b);
+			if (separate) {
+				uint64_t wd = rows[i].b & WIDTH_NATIVE_IN;
+				tp_jw_u64(w, wd == WIDTH_NATIVE_IN ? 0 : wd);
+				rows[i].b >>= IN_SHIFT;
+			} else
+				tp_jw_u64(w, rows[i].b == NATIVE_WIDTH ? 0 :
+				    rows[i].b);
 			tp_jw_close_object(w);
 			break;
 		case M_LOCATION:
@@ -1168,6 +1390,10 @@ meta_array(struct tp_jw *w, const char *name, const struct idmap *m,
 		}
 		tp_jw_key(w, "trace_id", 8);
 		tp_jw_u64(w, rows[i].trace_id);
+		if (separate) {
+			tp_jw_key(w, "input", 5);
+			tp_jw_u64(w, rows[i].b);
+		}
 		tp_jw_close_object(w);
 	}
 	tp_jw_close_array(w);
@@ -1222,13 +1448,13 @@ enc_meta(struct enc *x, struct tp_out *o)
 	tp_jw_init(&w, o);
 	tp_jw_open_object(&w);
 	if (meta_array(&w, "thread_records", &x->thr, x->dense_thr,
-	    RB_TID_MAX, M_PLAIN) < 0 ||
+	    RB_TID_MAX, M_PLAIN, x->separate) < 0 ||
 	    meta_array(&w, "memory_records", &x->var, x->dense_var,
-	    RB_DECOR_MAX, M_MEMORY) < 0 ||
+	    RB_DECOR_MAX, M_MEMORY, x->separate) < 0 ||
 	    meta_array(&w, "lock_records", &x->lock, x->dense_lock,
-	    RB_DECOR_MAX, M_PLAIN) < 0 ||
+	    RB_DECOR_MAX, M_PLAIN, x->separate) < 0 ||
 	    meta_array(&w, "location_records", &x->loc, x->dense_loc,
-	    RB_LOC_MAX, M_LOCATION) < 0 ||
+	    RB_LOC_MAX, M_LOCATION, x->separate) < 0 ||
 	    meta_shared(&w, &x->shared) < 0)
 		return tp_fail(x->err, TP_EXIT_FAIL, "out of memory");
 	/* No newline after it: serde_json::to_string_pretty writes none. */
@@ -1262,8 +1488,16 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 	idmap_init(&x.shared);
 	if (tp_spool_init(&x.spool.s, 0, x.err) < 0)
 		return -1;
-	if (enc_read(&x) < 0 || enc_decide(&x) < 0)
+	x.out = out;
+	if (enc_read(&x) < 0)
 		goto done;
+	if (x.direct) {
+		rc = 0;
+		goto done;
+	}
+	if (enc_decide(&x) < 0)
+		goto done;
+	st->separate = x.separate;
 
 	/*
 	 * A header record is written as stored when the stream still holds
@@ -1273,8 +1507,9 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 	 * and the counts are taken again, as Wasmgrind does: distinct ids.
 	 */
 	st->file_events = x.nend > 0 ? x.end_events : HDR_EVENTS(&x.hrec);
-	as_stored = x.nhrec == 1 && x.nend <= 1 &&
-	    st->file_events == st->events;
+	/* Another sink writes no header: none to count. */
+	as_stored = opts->sink != NULL || (x.nhrec == 1 && x.nend <= 1 &&
+	    st->file_events == st->events);
 	st->header_record = x.nhrec == 0 ? 0 : as_stored ? 1 : 2;
 	st->header_record_events = x.hrec.events;
 	x.use_thr = x.dense_thr || !as_stored || opts->meta;
@@ -1292,7 +1527,8 @@ rapidbin_encode(struct tr_reader *r, struct tp_out *out,
 	if (as_stored)
 		h = x.hrec;
 	st->header = h;
-	if (enc_write(&x, out, &h) < 0)
+	if (opts->sink != NULL ? enc_send(&x, out, opts->sink) < 0 :
+	    enc_write(&x, out, &h) < 0)
 		goto done;
 	if (opts->meta != NULL && enc_meta(&x, opts->meta) < 0)
 		goto done;

@@ -87,24 +87,6 @@ rb_unpack(uint64_t w, struct rb_event *e)
 #define RB_LINE_MAX 128
 char *rb_fmt_event(char *p, const struct rb_event *e);
 
-/*
- * The kind of a text record: an enum rb_op, RB_K_HEADER, RB_K_END (the
- * number of events the file held, when not the header's) or RB_K_OTHER.
- */
-#define RB_K_HEADER (-1)
-#define RB_K_OTHER (-2)
-#define RB_K_END (-3)
-int rb_rec_kind(const struct tr_rec *rec);
-
-/*
- * Read a native event record (of kind op, from rb_rec_kind): tid, the
- * decor field the kind names, loc (absent: 0), decor= on begin, end and
- * branch, bit63.  Values are not range-checked.  0, or -1 with the error
- * in the reader's err.
- */
-int rb_rec_event(struct tr_reader *r, const struct tr_rec *rec, int op,
-    struct rb_event *e);
-
 /* ------------------------------------------------------------ decoder */
 
 struct rapidbin_dec_opts {
@@ -147,11 +129,46 @@ int rapidbin_decode(struct tp_in *in, struct tp_out *out,
 /* What a skipped record lacks (struct tr_skips), for txt2rapidbin and txt2std. */
 #define RB_NO_MEANING "no RapidBin meaning"
 
+/* The cause of an unknown field in an event record (tr_lose). */
+#define RB_UNKNOWN_FIELD "an unknown field dropped"
+
+/* A marker the sink gets between events (op RB_MARK, its value in decor). */
+#define RB_MARK 15u
+
+/*
+ * Another writer of the mapped events (txt2std): each event, with its
+ * ids mapped as txt2rapidbin maps them, goes to event() instead of into
+ * a RapidBin word, and no header is written.
+ */
+struct rb_sink {
+	size_t max;		/* bytes event() may write */
+	/* Write e at p and return the end (p itself: e not written). */
+	char *(*event)(void *ctx, char *p, const struct rb_event *e);
+	/*
+	 * A record of a kind RapidBin has none for: 0 skip it, 1 drop it
+	 * quietly, 2 pass *mark to event() in its place, -1 error.
+	 */
+	int (*other)(void *ctx, struct tr_reader *r, const struct tr_rec *rec,
+	    uint64_t *mark);
+	void *ctx;
+	/*
+	 * The ids are text, which any value fits: native ids are kept as
+	 * they are where the stream has no address or pc to map, or where
+	 * other() set wide (a stream of the sink's own format).  A loc=
+	 * beyond wide_loc_max (at least RB_LOC_MAX) is refused, saying
+	 * wide_loc_why.
+	 */
+	int wide;
+	uint64_t wide_loc_max;
+	const char *wide_loc_why;
+};
+
 struct rapidbin_enc_opts {
 	int strict;		/* records without a RapidBin meaning: error */
 	int dense;		/* map out-of-range lock/var/child/loc values */
 	int no_pc;		/* pc= is not mapped to a location (loc 0) */
 	struct tp_out *meta;	/* Wasmgrind-style metadata JSON, or NULL */
+	struct rb_sink *sink;	/* write the events there instead, or NULL */
 };
 
 struct rapidbin_enc_stats {
@@ -165,7 +182,17 @@ struct rapidbin_enc_stats {
 	/* Renumbered ids beyond a field's width, sharing its last value. */
 	uint64_t folded_threads, folded_thread_events;
 	uint64_t folded_locs, folded_loc_events;
+	/* Records tagged with more than one input=N: ids kept apart. */
+	int separate;
 };
+
+/*
+ * What txt2rapidbin says after an input (rapidbin-format.c); header: the
+ * RapidBin header was written (not for another sink).
+ */
+struct tp_say;
+void rapidbin_enc_say(const struct rapidbin_enc_stats *st, int header,
+    const struct tp_say *say);
 
 /*
  * Text to RapidBin.  Events are spooled (in memory, then in a temporary

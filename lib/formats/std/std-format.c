@@ -32,7 +32,7 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 		tp_say(say, TP_SAY_WARN, "dropped %llu branch event%s (mainline "
 		    "RAPID cannot parse branch; --all keeps them)",
 		    (unsigned long long)st->branches, tp_s(st->branches));
-	tp_report_skips(say, &st->skipped);
+	rapidbin_enc_say(&st->rb, 0, say);
 	if (st->events == 0)
 		tp_say(say, TP_SAY_WARN, "no event written: the output is empty "
 		    "(the stream held no event record%s)",
@@ -60,6 +60,14 @@ static const struct tp_option enc_options[] = {
 	    "write request events as req(L<n>)"),
 	TP_OPTION_SET("all", 'a', NULL, set_all,
 	    "keep request and branch events"),
+	TP_OPTION_FLAG("dense", 'd', struct std_enc_opts, rb.dense,
+	    "renumber lock, var, child and loc values that do not fit "
+	    "RapidBin's fields, instead of failing (as txt2rapidbin does)"),
+	TP_OPTION_FLAG("no-pc", 'P', struct std_enc_opts, rb.no_pc,
+	    "do not map pc= to locations (all get location 0)"),
+	TP_OPTION_FLAG("strict", 's', struct std_enc_opts, rb.strict,
+	    "records without a RapidBin meaning, and unknown fields, are "
+	    "errors"),
 	{ NULL }
 };
 
@@ -77,9 +85,11 @@ const struct tp_format tp_format_std = {
 	.dec.report = dec_report,
 	.enc.about =
 	    "Write the RapidBin events of trace text in RAPID's STD format\n"
-	    "(T0|acq(L3)|362).  Request and branch events, which mainline RAPID\n"
-	    "cannot parse, are dropped and counted unless kept.  Without FILE, or\n"
-	    "when FILE is -, read standard input.\n",
+	    "(T0|acq(L3)|362), mapped as txt2rapidbin maps them: the read and\n"
+	    "write records of other formats (addr=, size=, pc=) become variables\n"
+	    "and locations, inputs tagged input=N stay apart.  Request and branch\n"
+	    "events, which mainline RAPID cannot parse, are dropped and counted\n"
+	    "unless kept.  Without FILE, or when FILE is -, read standard input.\n",
 	.enc.exit1 = "malformed input (after the lines before the fault)",
 	.enc.options = enc_options,
 	.enc.report = enc_report,

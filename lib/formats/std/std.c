@@ -160,74 +160,87 @@ fail:
 	return -1;
 }
 
+/* txt2std's side of the shared mapping (struct rb_sink). */
+struct std_w {
+	const struct std_enc_opts *opts;
+	struct std_enc_stats *st;
+	int bare;		/* the spelling of the operands */
+	struct rb_sink sink;
+};
+
+static char *
+std_event(void *ctx, char *p, const struct rb_event *e)
+{
+	struct std_w *w = ctx;
+	struct std_enc_stats *st = w->st;
+
+	if (e->op == RB_MARK) {
+		w->bare = (int)e->decor;
+		return p;
+	}
+	if (e->op == RB_REQUEST && !w->opts->keep_request && !st->from_std) {
+		st->requests++;
+		return p;
+	}
+	if (e->op == RB_BRANCH && !w->opts->keep_branch && !st->from_std) {
+		st->branches++;
+		return p;
+	}
+	if (e->bit63 || (rb_decor_kind[e->op] == RB_D_NONE && e->decor != 0))
+		st->lossy++;
+	st->events++;
+	return rs_fmt_event(p, e, w->bare);
+}
+
+/*
+ * std-header, the record of a stream of an STD file: its spelling, in
+ * its place, and its ids, which are text in STD, are kept whatever
+ * their size.
+ */
+static int
+std_other(void *ctx, struct tr_reader *r, const struct tr_rec *rec,
+    uint64_t *mark)
+{
+	struct std_w *w = ctx;
+	const struct tr_field *f;
+
+	if (rec->kindlen != 10 || memcmp(rec->kind, "std-header", 10) != 0)
+		return 0;
+	f = tr_find(rec, "operands");
+	if (f != NULL && f->vallen == 4 && memcmp(f->val, "bare", 4) == 0)
+		*mark = 1;
+	else if (f == NULL || (f->vallen == 8 &&
+	    memcmp(f->val, "prefixed", 8) == 0))
+		*mark = 0;
+	else
+		return tr_fail(r, rec, f, "bare or prefixed expected");
+	w->st->from_std = 1;
+	w->sink.wide = 1;
+	return 2;
+}
+
 int
 std_encode(struct tr_reader *r, struct tp_out *out,
     const struct std_enc_opts *opts, struct std_enc_stats *st,
     struct tp_err *err)
 {
-	struct tr_rec *rec = malloc(sizeof *rec);
-	struct rb_event e;
-	int rc, bare = 0;
+	struct rapidbin_enc_opts rb = opts->rb;
+	struct std_w w;
 
 	memset(st, 0, sizeof *st);
-	st->skipped.cannot = RB_NO_MEANING;
-	r->err = err;
-	if (rec == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	while ((rc = tr_next(r, rec)) > 0) {
-		int k = rb_rec_kind(rec);
-		char *p;
-
-		if (k == RB_K_OTHER && rec->kindlen == 10 &&
-		    memcmp(rec->kind, "std-header", 10) == 0) {
-			/* A stream of an STD file: its spelling, every event. */
-			const struct tr_field *f = tr_find(rec, "operands");
-			if (f != NULL && f->vallen == 4 &&
-			    memcmp(f->val, "bare", 4) == 0)
-				bare = 1;
-			else if (f == NULL || (f->vallen == 8 &&
-			    memcmp(f->val, "prefixed", 8) == 0))
-				bare = 0;
-			else {
-				rc = tr_fail(r, rec, f, "bare or prefixed "
-				    "expected");
-				break;
-			}
-			st->from_std = 1;
-			continue;
-		}
-		if (k == RB_K_HEADER || k == RB_K_END)
-			continue;
-		if (k == RB_K_OTHER) {
-			tr_skip(r, rec, &st->skipped, "record kind \"%.*s\"",
-			    (int)(rec->kindlen > 40 ? 40 : rec->kindlen),
-			    rec->kind);
-			continue;
-		}
-		if ((rc = rb_rec_event(r, rec, k, &e)) < 0)
-			break;
-		/* RAPID reads loc with Integer.parseInt and drops the line. */
-		if (e.loc > INT32_MAX) {
-			rc = tr_fail(r, rec, tr_find(rec, "loc"), "does not fit "
-			    "RAPID's location, a Java int (max 2147483647)");
-			break;
-		}
-		if (k == RB_REQUEST && !opts->keep_request && !st->from_std) {
-			st->requests++;
-			continue;
-		}
-		if (k == RB_BRANCH && !opts->keep_branch && !st->from_std) {
-			st->branches++;
-			continue;
-		}
-		if (e.bit63 || (rb_decor_kind[k] == RB_D_NONE && e.decor != 0))
-			st->lossy++;
-		p = tp_out_reserve(out, RB_LINE_MAX);
-		tp_out_commit(out, rs_fmt_event(p, &e, bare));
-		st->events++;
-	}
-	free(rec);
-	return rc;
+	memset(&w, 0, sizeof w);
+	w.opts = opts;
+	w.st = st;
+	w.sink.max = RB_LINE_MAX;
+	w.sink.event = std_event;
+	w.sink.other = std_other;
+	w.sink.ctx = &w;
+	/* RAPID reads a location with Integer.parseInt. */
+	w.sink.wide_loc_max = INT32_MAX;
+	w.sink.wide_loc_why = "does not fit RAPID's location, a Java int "
+	    "(max 2147483647)";
+	rb.sink = &w.sink;
+	return rapidbin_encode(r, out, &rb, &st->rb, err);
 }
 
 int

@@ -18,14 +18,16 @@
 struct std_enc_opts {
 	int keep_request;	/* write req(L..), which mainline RAPID rejects */
 	int keep_branch;	/* write branch, which mainline RAPID rejects */
+	/* How ids are mapped, as txt2rapidbin maps them (sink: STD's). */
+	struct rapidbin_enc_opts rb;
 };
 
 struct std_enc_stats {
 	uint64_t events;	/* events written */
 	uint64_t requests, branches;	/* dropped */
 	uint64_t lossy;		/* bit63= or decor= that STD cannot carry */
-	struct tr_skips skipped;	/* records without a RapidBin meaning */
 	int from_std;		/* the stream had a std-header record */
+	struct rapidbin_enc_stats rb;	/* the mapping's: skips, losses */
 };
 
 /* Text stream to STD.  0, or -1 with err set (err is the reader's). */
