@@ -63,7 +63,7 @@ static inline int
 reserved_key(const void *key, size_t n)
 {
 	static const char *const reserved[] = {
-		"name", "ts", "id", "raw", "tid", NULL
+		"name", "ts", "id", "raw", "tid", "input", NULL
 	};
 	size_t i;
 
@@ -71,6 +71,14 @@ reserved_key(const void *key, size_t n)
 		if (strlen(reserved[i]) == n && memcmp(reserved[i], key, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* Is name a key of its own in event records (not ".HEX")? */
+static inline int
+plain_key(const unsigned char *name, size_t n)
+{
+	return tp_key_ok(name, n) && name[0] != '.' &&
+	    !reserved_key(name, n);
 }
 
 /* ------------------------------------------------------------ arena */
@@ -179,6 +187,7 @@ struct schema {
 	unsigned tsbyte;
 	int holder;		/* the one its name stands for */
 	int inferred;		/* encoder: made from values, not a record */
+	struct schema *sib;	/* encoder: the one of its name before it */
 	const unsigned char *name;
 	uint32_t namelen;
 	uint64_t namehash;
@@ -253,6 +262,9 @@ struct schema *dial9_seg_register(struct seg *s, uint32_t id,
 
 /* The type a value's text suggests (without the optional bit); 0: null. */
 unsigned dial9_infer_type(const struct tr_field *f);
+
+/* The type of a list value's text (see dial9-infer.c). */
+unsigned dial9_infer_list(const char *s, size_t n);
 
 /* Can a value of this text be written as type t (optional bit kept)? */
 int dial9_fits(unsigned t, const struct tr_field *f);
