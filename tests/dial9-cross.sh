@@ -65,7 +65,85 @@ norm() {	# wtf|dial9 < text
 	}'
 }
 
-# wtf2txt's events against txt2dial9's, read back by dial92txt.
+# Upstream's decoder, decode.js, where it can be had (DIAL9_DECODE_JS:
+# see dial9-consumer.sh, which fetches it), reads the same events: xw.js
+# prints wtf2txt's events and decode.js's as name|ts|thread|arg=kind:value.
+have_js=
+if command -v node > /dev/null 2>&1 && [ -f "${DIAL9_DECODE_JS:-}" ]; then
+	have_js=1
+	cat > xw.js <<'JS'
+// wtf2txt's events (argv[2], text) or decode.js's (argv[3], a dial9 trace)
+// as one line each: name|ts|tid|arg=kind:value;...
+const fs = require('fs');
+function unq(s) {	// a quoted string of the text stream, its bytes as UTF-8
+	const b = [], cs = [...s.slice(1, -1)];
+	for (let i = 0; i < cs.length; i++) {
+		if (cs[i] !== '\\') { b.push(...Buffer.from(cs[i], 'utf8')); continue; }
+		const c = cs[++i];
+		if (c === 'n') b.push(10); else if (c === 'r') b.push(13);
+		else if (c === 't') b.push(9);
+		else if (c === 'x') { b.push(parseInt(cs[i + 1] + cs[i + 2], 16)); i += 2; }
+		else b.push(c.charCodeAt(0));
+	}
+	return Buffer.from(b).toString('utf8');
+}
+function fnum(x) { return Object.is(x, -0) ? '-0' : String(x); }
+function num(x) { return typeof x === 'bigint' || typeof x === 'string' ? BigInt(x).toString() : Number.isInteger(x) ? BigInt(x).toString() : String(x); }
+function flt(x) {
+	if (x.startsWith('nan')) return 'NaN';
+	if (x === 'inf') return 'Infinity';
+	if (x === '-inf') return '-Infinity';
+	return Object.is(Number(x), -0) ? '-0' : String(Number(x));
+}
+function tval(v) {
+	if (v === 'null') return 'null';
+	if (v === 'true' || v === 'false') return 'b:' + v;
+	if (v[0] === '"') return 's:' + JSON.stringify(unq(v));
+	if (v[0] === '[') return 'l:[' + v.slice(1, -1).split(',').filter(x => x).map(x => /[.en]/.test(x) ? flt(x) : BigInt(x).toString()).join(',') + ']';
+	if (/[.e]|nan|inf/.test(v)) return 'f:' + flt(v);
+	return 'i:' + BigInt(v).toString();
+}
+if (process.argv[2] !== '-') {
+	for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
+		if (!line.startsWith('event ')) continue;
+		let name = '', ts = '', tid = '', out = [];
+		for (const [, k, v] of line.matchAll(/ ([A-Za-z0-9_.#-]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+)/g)) {
+			if (k === 'name') name = v[0] === '"' ? unq(v) : v;
+			else if (k === 'ts') ts = v;
+			else if (k === 'tid') tid = v;
+			else if (['time', 'wire', 'scope'].includes(k) || /\.(pad|chars)$/.test(k)) continue;
+			else out.push(k.replace(/^arg\./, '') + '=' + tval(v));
+		}
+		console.log(name + '|' + ts + '|' + tid + '|' + out.join(';'));
+	}
+} else {
+	const { TraceDecoder } = require(process.env.DIAL9_DECODE_JS);
+	const d = new TraceDecoder(fs.readFileSync(process.argv[3]));
+	if (!d.decodeHeader()) process.exit(1);
+	let f;
+	while ((f = d.nextFrame()) !== null) {
+		if (f.type !== 'event') continue;
+		let tid = '', out = [];
+		for (const fd of d.schemas.get(f.typeId).fields) {
+			const v = f.values[fd.name], t = fd.fieldType & 0x7f;
+			if (fd.name === 'worker_id') { tid = v === null ? '' : num(v); continue; }
+			let s;
+			if (v === null) s = 'null';
+			else if (t === 3) s = 'b:' + v;
+			else if (t === 4 || t === 7) s = 's:' + JSON.stringify(v);
+			else if (Array.isArray(v)) s = 'l:[' + v.map(x => typeof x === 'number' && !Number.isInteger(x) || Object.is(x, -0) ? fnum(x) : num(x)).join(',') + ']';
+			else if (t === 2) s = 'f:' + fnum(v);
+			else s = 'i:' + num(v);
+			out.push(fd.name + '=' + s);
+		}
+		console.log(f.name + '|' + (f.timestamp_ns ?? '') + '|' + tid + '|' + out.join(';'));
+	}
+}
+JS
+fi
+
+# wtf2txt's events against txt2dial9's, read back by dial92txt (and by
+# decode.js).
 cross() {	# WTF-FILE LABEL
 	wtf2txt "$1" > w.txt || { ok 1 "$2: wtf2txt"; return; }
 	txt2dial9 w.txt > w.trc 2> w.err
@@ -74,6 +152,13 @@ cross() {	# WTF-FILE LABEL
 	norm wtf < w.txt > want.txt
 	norm dial9 < w.back > got.txt
 	same_file got.txt want.txt "$2: all $(wc -l < want.txt) events, name, time, thread, every argument and its kind"
+	if [ -n "$have_js" ]; then
+		node xw.js w.txt > a.txt && node xw.js - w.trc > b.txt
+		ok $? "$2: decode.js reads it"
+		same_file b.txt a.txt "$2: decode.js: the same $(wc -l < a.txt) events"
+	else
+		skip "no node or no DIAL9_DECODE_JS (see dial9-consumer.sh)" "$2: decode.js reads the same events"
+	fi
 }
 
 if [ -n "$W" ]; then

@@ -52,8 +52,8 @@ looks_float(const char *s, size_t n)
  * or negative numbers, floats, strings: another format's array) a
  * dynamic list, its elements typed as their text says.
  */
-unsigned
-dial9_infer_list(const char *s, size_t n)
+static unsigned
+infer_list(const char *s, size_t n)
 {
 	const char *cur = s, *v, *c2, *v2;
 	size_t vl, l2;
@@ -92,7 +92,7 @@ dial9_infer_type(const struct tr_field *f)
 	case TR_MAP:
 		return T_SMAP;
 	case TR_LIST:
-		return dial9_infer_list(s, n);
+		return infer_list(s, n);
 	case TR_BOOL:
 		return T_BOOL;
 	case TR_UINT:

@@ -263,9 +263,6 @@ struct schema *dial9_seg_register(struct seg *s, uint32_t id,
 /* The type a value's text suggests (without the optional bit); 0: null. */
 unsigned dial9_infer_type(const struct tr_field *f);
 
-/* The type of a list value's text (see dial9-infer.c). */
-unsigned dial9_infer_list(const char *s, size_t n);
-
 /* Can a value of this text be written as type t (optional bit kept)? */
 int dial9_fits(unsigned t, const struct tr_field *f);
 
