@@ -104,6 +104,9 @@ event name=E ts=1 a=1 s=\"x\" v=300 raw={v:{len:1}}" '2:31: field "v": "300": ra
 bad "event without name" 'event ts=1' '1: event record without field "name"'
 bad "id of no schema" 'dial9-header version=1
 event name=E id=4' '2:17: field "id": "4": no schema with this type id in this segment'
+bad "id of another name's schema" 'dial9-header version=1
+event name=A ts=1 v=1
+event name=B ts=2 id=0 v=1' '3:22: field "id": "0": the schema of this type id has another name'
 # Where the text does not say it is dial9's (no dial9 record before it),
 # an id= that names no schema of the event's name is a field.
 printf 'event name=E id=4\n' | txt2dial9 | dial92txt > idf.txt

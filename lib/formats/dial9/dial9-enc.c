@@ -1292,15 +1292,16 @@ enc_choose(struct enc *e, const struct tr_rec *rec, const struct input *in,
 	if (fit != NULL && enc_match(e, rec, fit, fit->inferred || fit != h) >= 0)
 		return fit;
 	/* dial9's own text naming a schema it does not fit is wrong */
-	if (fid != NULL && x == NULL && (in->dialect == D_DIAL9 ||
-	    in->dialect == D_UNKNOWN)) {
-		tr_fail(e->r, rec, fid, id_schema(e, in, u) == NULL ?
-		    "no schema with this type id in this segment" :
-		    "the schema of this type id has another name");
-		return NULL;
-	}
-	if (fid != NULL && x != NULL) {
-		enc_match(e, rec, x, x->inferred);
+	if (fid != NULL) {
+		if (x == NULL)
+			tr_fail(e->r, rec, fid, "no schema with this type id in "
+			    "this segment");
+		else if (x->namelen != e->nb.len || (e->nb.len > 0 &&
+		    memcmp(x->name, e->nb.p, e->nb.len) != 0))
+			tr_fail(e->r, rec, fid, "the schema of this type id has "
+			    "another name");
+		else
+			enc_match(e, rec, x, x->inferred);
 		return NULL;
 	}
 	if (h != NULL && !h->inferred && (in->dialect == D_DIAL9 ||
