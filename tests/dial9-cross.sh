@@ -255,4 +255,24 @@ if [ -n "$D" ]; then
 else
 	skip "no ../shared/corpus/dial9" "merges of dial9 traces"
 fi
+
+# A WTF trace and a dial9 trace merged, plain and --tag: each event in
+# the vocabulary of its own format (WTF's id= a field, dial9's its type id).
+if [ -n "$W" ] && [ -n "$D" ]; then
+	wtf2txt "$W/v10-js-alltypes.wtf-trace" > w1.txt
+	norm wtf < w1.txt > want.txt
+	grep '^event' a.txt | sed 's/ id=[0-9]*//; s/ raw={[^ ]*}$//' > want2.txt
+	for m in "" "--tag"; do
+		# shellcheck disable=SC2086
+		txtmerge -q $m w1.txt a.txt | txt2dial9 | dial92txt > mix.txt
+		grep '^event' mix.txt | grep 'name=\(wtf\.\|test#\)' | norm dial9 > got.txt
+		same_file got.txt want.txt "WTF and dial9 merged ${m:-plain}: the WTF events as wtf2txt gave them"
+		grep '^event' mix.txt | grep -v 'name=\(wtf\.\|test#\)' | sed 's/ id=[0-9]*//; s/ raw={[^ ]*}$//' |
+		    sed 's/ tid=[0-9]* worker_id=[0-9]*//' > got2.txt
+		sed 's/ tid=[0-9]* worker_id=[0-9]*//' want2.txt | cmp -s - got2.txt
+		ok $? "WTF and dial9 merged ${m:-plain}: the dial9 events as they were"
+	done
+else
+	skip "no ../shared/corpus/wtf or dial9" "a WTF and a dial9 trace merged"
+fi
 done_testing

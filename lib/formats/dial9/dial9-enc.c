@@ -109,7 +109,8 @@ enum { D_UNKNOWN, D_DIAL9, D_WTF, D_OTHER };
 struct input {
 	uint64_t n;
 	int tagged;
-	int dialect;
+	int dialect;		/* of its last format record */
+	unsigned seen;		/* 1 << each dialect its records had */
 	uint64_t hgen;		/* its headers so far: the era of its type ids */
 };
 
@@ -309,6 +310,7 @@ enc_header(struct enc *e, const struct tr_rec *rec)
 		return tr_fail(e->r, rec, tr_find(rec, "version"),
 		    "a version is one byte");
 	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	/*
 	 * An input's header forgets its own type ids; the output, one
 	 * trace of all inputs, goes on in its segment.
@@ -488,6 +490,7 @@ enc_schema(struct enc *e, const struct tr_rec *rec)
 	    tr_get_u64(e->r, rec, "ts", &ts, 0) < 0)
 		return -1;
 	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	if (id > 0xffff)
 		return tr_fail(e->r, rec, tr_find(rec, "id"),
 		    "a type id is 16 bits");
@@ -1316,6 +1319,30 @@ infer:
 	return x;
 }
 
+/*
+ * A stream of dial9's text and another format's merged without --tag
+ * (headers come first): an event is dial9's when a record defined a
+ * schema of its name, else the other format's.
+ */
+static int
+mixed_dialect(struct enc *e, const struct input *in)
+{
+	struct schema *h = dial9_seg_by_name(&e->seg, e->nb.p, e->nb.len);
+	uint64_t hash;
+	size_t i;
+
+	if (h != NULL)
+		return h->inferred ? (in->seen & 1u << D_WTF ? D_WTF : D_OTHER) :
+		    D_DIAL9;
+	hash = tp_hash_mem(e->nb.p, e->nb.len);
+	for (i = 0; i < e->nlay; i++)
+		if (e->lay[i].namehash == hash &&
+		    tp_get_le16(e->lay[i].body) == e->nb.len &&
+		    memcmp(e->lay[i].body + 2, e->nb.p, e->nb.len) == 0)
+			return D_DIAL9;
+	return in->seen & 1u << D_WTF ? D_WTF : D_OTHER;
+}
+
 static int
 enc_event(struct enc *e, const struct tr_rec *rec)
 {
@@ -1373,6 +1400,8 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	 * or a raw= not shaped as wire details is a field.
 	 */
 	dialect = in->dialect;
+	if ((in->seen & 1u << D_DIAL9) && in->seen != 1u << D_DIAL9)
+		dialect = mixed_dialect(e, in);
 	if (dialect == D_UNKNOWN) {
 		if (fid != NULL && (tp_parse_u64(fid->val, fid->vallen, &u) < 0 ||
 		    (x = id_schema(e, in, u)) == NULL || x->namelen != n ||
@@ -1469,6 +1498,7 @@ enc_pool(struct enc *e, const struct tr_rec *rec, int stacks)
 	if (in == NULL)
 		return -1;
 	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	if (fp == NULL || fp->vallen == 0 || fp->val[0] != '{')
 		return tr_fail(e->r, rec, fp, "expected pool={id:value,...}");
 	/* an input's pool ids are its own: its events' values make ours */
@@ -1517,6 +1547,7 @@ enc_reset(struct enc *e, const struct tr_rec *rec)
 	if (in == NULL || tr_get_u64(e->r, rec, "ts", &ts, 1) < 0)
 		return -1;
 	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	enc_need_segment(e);
 	e->fb.len = 0;
 	buf_u8(&e->fb, TAG_RESET);
@@ -1542,6 +1573,7 @@ enc_annot(struct enc *e, const struct tr_rec *rec)
 	    tr_get_u64(e->r, rec, "idlen", &idlen, 0) < 0)
 		return -1;
 	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	if (in->tagged) {
 		/* the input's type id: the output's for its schema */
 		if (id > 0xffff || (x = id_schema(e, in, id)) == NULL)
@@ -1630,6 +1662,7 @@ foreign_structure(struct enc *e, const struct tr_rec *rec, int *rc)
 		return 1;
 	}
 	in->dialect = wtf ? D_WTF : D_OTHER;
+	in->seen |= 1u << in->dialect;
 	*rc = 0;
 	return 1;
 }
