@@ -192,6 +192,15 @@ printf 'wtf-header version=10 build=1\nevent ts=5 time=0 name=wtf.zone#create zo
 is "$(cat zone.txt)" "$(printf 'event name=wtf.zone#create ts=5 zoneId=1 .6e616d65="Script"\nevent name=wtf.zone#create ts=6 tid=1 worker_id=1 zoneId=2 .6e616d65="W"')" \
     "an event without a thread stays without one"
 
+# A WTF argument worker_id that is not the zone: the zone is the worker,
+# and the lost value is said (and refused with --strict).
+printf 'wtf-header version=10 build=1\nevent tid=1 ts=5 time=0 name=a worker_id=7\n' > wid.txt
+txt2dial9 wid.txt 2> wid.err | dial92txt | grep '^event' > wid.out
+is "$(cat wid.out):$(cat wid.err)" "event name=a ts=5 tid=1 worker_id=1:txt2dial9: 1 record changed: an argument worker_id other than the event's thread, replaced by the thread (first at line 2: worker_id=7, tid=1)" \
+    "an argument worker_id other than the thread: counted as changed"
+txt2dial9 --strict wid.txt > /dev/null 2>&1
+is "$?" 1 "...and refused with --strict"
+
 # Inference keeps a type while values fit: bytes 12 after ab stay bytes.
 printf 'event name=B ts=1 b=ab\nevent name=B ts=2 b=12\n' | txt2dial9 | dial92txt > b.txt
 is "$(grep -c '^dial9-schema' b.txt):$(grep '^event' b.txt | tr '\n' '|')" '1:event name=B ts=1 b=ab|event name=B ts=2 b=12|' \

@@ -1427,6 +1427,22 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 		return -1;
 	if ((x = enc_choose(e, rec, in, fid)) == NULL)
 		return -1;
+	/*
+	 * Another format's argument worker_id is the worker field, which
+	 * the thread fills: where the two differ the argument's value is
+	 * lost (in dial9's text tid= is the truth: renumbered).
+	 */
+	if (dialect != D_DIAL9 && dialect != D_UNKNOWN && ftid != NULL &&
+	    x->worker_field >= 0) {
+		const struct tr_field *fw = tr_find(rec, "worker_id");
+		if (fw != NULL && (fw->vallen != ftid->vallen ||
+		    memcmp(fw->val, ftid->val, fw->vallen) != 0) &&
+		    tr_lose(e->r, rec, &e->st->skipped, "an argument worker_id "
+		    "other than the event's thread, replaced by the thread",
+		    "worker_id=%.*s, tid=%.*s", (int)fw->vallen, fw->val,
+		    (int)ftid->vallen, ftid->val) < 0)
+			return -1;
+	}
 	for (i = 0; i < x->nf; i++)
 		e->rs[i].has = 0;
 	if (fraw != NULL) {
