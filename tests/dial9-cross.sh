@@ -205,6 +205,10 @@ is "$?" 1 "...and refused with --strict"
 printf 'event name=B ts=1 b=ab\nevent name=B ts=2 b=12\n' | txt2dial9 | dial92txt > b.txt
 is "$(grep -c '^dial9-schema' b.txt):$(grep '^event' b.txt | tr '\n' '|')" '1:event name=B ts=1 b=ab|event name=B ts=2 b=12|' \
     "bytes 12 after ab: still bytes, one schema"
+# Values that alternate between kinds take the schemas made before.
+printf 'event name=A x=1\nevent name=A x="s"\nevent name=A x=1\nevent name=A x="s"\nevent name=A x=2\n' | txt2dial9 | dial92txt > alt.txt
+is "$(grep -c '^dial9-schema' alt.txt):$(grep '^event' alt.txt | sed 's/ id=[0-9]*//' | tr '\n' '|')" '2:event name=A x=1|event name=A x="s"|event name=A x=1|event name=A x="s"|event name=A x=2|' \
+    "kinds that alternate: two schemas, not one per change"
 # An untimed event stays untimed when its schema line is filtered away.
 printf 'dial9-header version=1\ndial9-schema id=0 name=U ts=0 fields={a:varint}\nevent name=U a=1\n' |
     txt2dial9 | dial92txt > u1.txt

@@ -1019,6 +1019,7 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 	struct schema *x;
 	uint32_t id;
 	size_t j, nf = 0;
+	int k;
 
 	if (free_id(e, rec, &id) < 0)
 		return NULL;
@@ -1070,6 +1071,16 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 		return NULL;
 	}
 	tp_put_le16(b->p + 3 + 2 + e->nb.len + 1, (uint16_t)nf);
+	/*
+	 * Values that alternate between kinds (1, "s", 1, ...) take the
+	 * schema made for them before, not one more each time.
+	 */
+	for (x = (struct schema *)prev, k = 0; x != NULL && k < 256; x = x->sib, k++)
+		if (x->bodylen == b->len - 3 &&
+		    memcmp(x->body, b->p + 3, x->bodylen) == 0) {
+			e->seg.next_free = id;
+			return x;
+		}
 	if ((x = enc_register(e, rec, id, 0)) == NULL)
 		return NULL;
 	x->inferred = 1;
