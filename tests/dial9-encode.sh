@@ -60,8 +60,8 @@ same_file hand.out hand.want "hand-written: decodes to the records written, with
 
 # A stream whose values do not keep one shape: a new schema when needed.
 printf 'event name=A x=1\nevent name=A x="s"\nevent name=A x=null\nevent name=A x=2\n' | txt2dial9 | dial92txt > shape.txt
-is "$(grep -c '^dial9-schema' shape.txt)" 4 "a value of another kind: a new schema, under a new type id"
-is "$(grep '^event' shape.txt | cut -d' ' -f2-)" "$(printf 'name=A x=1\nname=A x="s"\nname=A x=null\nname=A x=2')" "...the values are kept, untimed" 
+is "$(grep -c '^dial9-schema' shape.txt)" 3 "a value of another kind: a new schema, under a new type id (2 after null and a string: the first one again)"
+is "$(grep '^event' shape.txt | cut -d' ' -f2- | sed 's/ id=[0-9]*//')" "$(printf 'name=A x=1\nname=A x="s"\nname=A x=null\nname=A x=2')" "...the values are kept, untimed" 
 
 # The bytes of a small one, worked out by hand from the spec: header;
 # schema 0 "Hi" with ts, fields n (varint 09) and s (string 04); the
