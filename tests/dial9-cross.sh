@@ -200,6 +200,12 @@ is "$(cat wid.out):$(cat wid.err)" "event name=a ts=5 tid=1 worker_id=1:txt2dial
     "an argument worker_id other than the thread: counted as changed"
 txt2dial9 --strict wid.txt > /dev/null 2>&1
 is "$?" 1 "...and refused with --strict"
+# A worker_id argument of another kind (WTF's any: a string) beside a
+# zone: the worker field is an integer, the thread.
+printf 'wtf-header version=10 build=1\nevent tid=2 ts=5 time=0 name=P worker_id="2" q="0"\nevent tid=3 ts=6 time=1 name=P worker_id="3" q="1"\n' |
+    txt2dial9 -q | dial92txt > wids.txt
+is "$?:$(grep -v '^dial9-header' wids.txt | tr '\n' '|')" '0:dial9-schema id=0 name=P ts=1 fields={worker_id:varint,q:string}|event name=P ts=5 tid=2 worker_id=2 q="0"|event name=P ts=6 tid=3 worker_id=3 q="1"|' \
+    "a string worker_id beside a zone: the worker is the zone, one schema"
 
 # Inference keeps a type while values fit: bytes 12 after ab stay bytes.
 printf 'event name=B ts=1 b=ab\nevent name=B ts=2 b=12\n' | txt2dial9 | dial92txt > b.txt

@@ -1041,8 +1041,12 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 			f = e->ftid;
 			key = "worker_id";
 			keylen = 9;
-		} else if (e->fk[j].skip)
+		} else if (e->fk[j].skip) {
 			continue;
+		} else if (f == fworker && e->ftid != NULL) {
+			/* the worker field holds the thread: an integer */
+			f = e->ftid;
+		}
 		if (prev != NULL)
 			for (i = 0; i < prev->nf; i++)
 				if (prev->f[i].keylen == keylen &&
