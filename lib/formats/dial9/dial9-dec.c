@@ -616,8 +616,11 @@ fmt_event(struct dec *d, const struct schema *x, uint64_t ts)
 		memcpy(c.p, " id=", 4);
 		c.p = tp_fmt_u64(c.p + 4, x->id);
 	}
-	memcpy(c.p, " ts=", 4);
-	c.p = fmt_ts(d, c.p + 4, ts);
+	/* an untimed event has no time: the base is not its */
+	if (x->tsbyte) {
+		memcpy(c.p, " ts=", 4);
+		c.p = fmt_ts(d, c.p + 4, ts);
+	}
 	if (x->worker_field >= 0 && v[x->worker_field].present) {
 		memcpy(c.p, " tid=", 5);
 		c.p = fmt_int(c.p + 5, x->f[x->worker_field].tag & ~OPT,
@@ -703,7 +706,8 @@ schema_fast(struct schema *x)
 	};
 	uint32_t i;
 
-	if (x->worker_field > 0)	/* its tid comes before earlier fields */
+	if (x->worker_field > 0 || !x->tsbyte)	/* its tid comes before
+						   earlier fields; no ts */
 		return 0;
 	x->maxwire = 0;
 	/* the prefix (its " ts="), 20 digits, " tid=" and 21, the newline */

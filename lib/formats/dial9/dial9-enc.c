@@ -13,6 +13,7 @@
 #include "base/bytes.h"
 #include "base/digits.h"
 #include "base/grow.h"
+#include "base/idmap.h"
 #include "base/leb128.h"
 #include "formats/dial9/dial9-private.h"
 
@@ -96,6 +97,49 @@ struct rawspec {
 #define RS_ID 4u
 #define RS_BYTE 8u
 
+/*
+ * Where a stream's records come from, as far as the text says: dial9's
+ * own text (a dial9- record came), WTF's (a wtf- record: wtf2txt(1)'s
+ * event vocabulary), another format's (a header of its own), or not said
+ * (no such record yet: a filtered stream).
+ */
+enum { D_UNKNOWN, D_DIAL9, D_WTF, D_OTHER };
+
+/* One input of a merged stream (input=N), or the untagged stream. */
+struct input {
+	uint64_t n;
+	int tagged;
+	int dialect;		/* of its last format record */
+	unsigned seen;		/* 1 << each dialect its records had */
+	uint64_t hgen;		/* its headers so far: the era of its type ids */
+};
+
+/* An input's type id: the schema that stands for it in the output. */
+struct idref {
+	struct schema *x;
+	uint64_t gen, hgen;
+};
+
+/*
+ * A schema a record defined, kept across segments: events of a merged
+ * stream whose segment the output has left find their schema here.
+ */
+struct layout {
+	unsigned char *body;
+	size_t len;
+	uint64_t namehash;
+	struct schema *out;	/* registered in output segment gen */
+	uint64_t gen;
+};
+
+/* A record field as a schema field's key, or structure (skip). */
+struct fkey {
+	const char *key;
+	uint32_t keylen;
+	uint32_t off;		/* in kb, when key is NULL until fixed */
+	int skip;
+};
+
 struct enc {
 	struct tr_reader *r;
 	struct tp_out *out;
@@ -114,6 +158,26 @@ struct enc {
 	size_t rscap;
 	uint32_t *seen;
 	size_t seencap;
+	struct fkey *fk;	/* the record's fields */
+	size_t fkcap;
+	struct buf kb;		/* keys of foreign fields spelled as dial9's */
+	const struct tr_field *ftid;	/* the record's thread, as written */
+	struct tr_field wf;	/* a renumbered thread */
+	char wbuf[24];
+	struct input plain;	/* records without input= */
+	struct input *ins;	/* each input= seen */
+	size_t nins, inscap;
+	uint64_t gen;		/* output segments begun */
+	struct idmap ids;	/* (input, type id) -> idr index */
+	struct idref *idr;
+	size_t idrcap;
+	struct idmap tids;	/* (input, tid) -> tidout index */
+	uint64_t *tidout;
+	size_t tidcap;
+	struct idmap taken;	/* output threads in use */
+	uint64_t maxtid;
+	struct layout *lay;
+	size_t nlay, laycap;
 };
 
 static int
@@ -192,6 +256,7 @@ enc_segment(struct enc *e, unsigned version)
 	h[4] = (unsigned char)version;
 	tp_out_write(e->out, h, HEADER_LEN);
 	dial9_seg_reset(&e->seg);
+	e->gen++;
 	e->in_seg = 1;
 	e->st->frames++;
 }
@@ -206,16 +271,63 @@ enc_need_segment(struct enc *e)
 	}
 }
 
+/*
+ * The input a record comes from: its input= (txtmerge --tag), or the
+ * untagged stream.  NULL with the error set.
+ */
+static struct input *
+input_of(struct enc *e, const struct tr_rec *rec, const struct tr_field *f)
+{
+	struct input *in;
+	uint64_t n;
+	size_t i;
+
+	if (f == NULL)
+		return &e->plain;
+	if (tr_u64(e->r, rec, f, &n) < 0)
+		return NULL;
+	for (i = 0; i < e->nins; i++)
+		if (e->ins[i].n == n)
+			return &e->ins[i];
+	if (tp_grow(&e->ins, &e->inscap, e->nins + 1, sizeof *e->ins) < 0) {
+		enc_nomem(e);
+		return NULL;
+	}
+	in = &e->ins[e->nins++];
+	memset(in, 0, sizeof *in);
+	in->n = n;
+	in->tagged = 1;
+	return in;
+}
+
+static struct input *
+rec_input(struct enc *e, const struct tr_rec *rec)
+{
+	return input_of(e, rec, tr_find(rec, "input"));
+}
+
 static int
 enc_header(struct enc *e, const struct tr_rec *rec)
 {
+	struct input *in = rec_input(e, rec);
 	uint64_t v = 1;
 
-	if (tr_get_u64(e->r, rec, "version", &v, 0) < 0)
+	if (in == NULL || tr_get_u64(e->r, rec, "version", &v, 0) < 0)
 		return -1;
 	if (v > 255)
 		return tr_fail(e->r, rec, tr_find(rec, "version"),
 		    "a version is one byte");
+	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
+	/*
+	 * An input's header forgets its own type ids; the output, one
+	 * trace of all inputs, goes on in its segment.
+	 */
+	if (in->tagged) {
+		in->hgen++;
+		if (e->in_seg)
+			return 0;
+	}
 	enc_segment(e, (unsigned)v);
 	return 0;
 }
@@ -233,26 +345,53 @@ enc_need_fields(struct enc *e, size_t nf)
  * Register and write the schema whose frame is in fb (tag and type id
  * first).  Returns the schema, or NULL with the error set.
  */
-static struct schema *
-enc_register(struct enc *e, const struct tr_rec *rec, uint32_t id)
+/* The first type id free in the segment, or -1 with the error set. */
+static int
+free_id(struct enc *e, const struct tr_rec *rec, uint32_t *idp)
 {
-	struct schema *x;
-	int conflict;
+	uint32_t id;
 
-	(void)rec;
+	for (id = e->seg.next_free; id < 0x10000 && seg_at(&e->seg, id) != NULL;
+	    id++)
+		;
+	if (id == 0x10000)
+		return tr_fail(e->r, rec, NULL, "no free type id in this segment");
+	e->seg.next_free = id + 1;
+	*idp = id;
+	return 0;
+}
+
+static struct schema *
+enc_register(struct enc *e, const struct tr_rec *rec, uint32_t id,
+    int movable)
+{
+	struct schema *x, *prev;
+	int conflict, isnew;
+
 	if (e->fb.nomem) {
 		enc_nomem(e);
 		return NULL;
 	}
+	prev = dial9_seg_by_name(&e->seg, e->fb.p + 5, tp_get_le16(e->fb.p + 3));
+	isnew = seg_at(&e->seg, id) == NULL;
 	x = dial9_seg_register(&e->seg, id, e->fb.p + 3, e->fb.len - 3, &e->seen,
 	    &e->seencap, &conflict);
-	if (conflict) {
+	if (conflict && movable) {
+		/* another input's schema has the id: the first free one */
+		if (free_id(e, rec, &id) < 0)
+			return NULL;
+		tp_put_le16(e->fb.p + 1, (uint16_t)id);
+		isnew = 1;
+		x = dial9_seg_register(&e->seg, id, e->fb.p + 3, e->fb.len - 3,
+		    &e->seen, &e->seencap, &conflict);
+	} else if (conflict) {
 		/*
 		 * Segments of merged or sorted streams meet (txtmerge): a
 		 * new segment holds the later schema.
 		 */
 		enc_segment(e, 1);
 		e->st->headers_added++;
+		prev = NULL;
 		x = dial9_seg_register(&e->seg, id, e->fb.p + 3, e->fb.len - 3,
 		    &e->seen, &e->seencap, &conflict);
 	}
@@ -260,6 +399,9 @@ enc_register(struct enc *e, const struct tr_rec *rec, uint32_t id)
 		enc_nomem(e);
 		return NULL;
 	}
+	/* the schemas of one name, newest first, for events that fit another */
+	if (isnew && prev != x)
+		x->sib = prev;
 	if (enc_flush_frame(e, &e->fb) < 0)
 		return NULL;
 	return x;
@@ -279,6 +421,65 @@ schema_start(struct buf *b, uint32_t id, const void *name, size_t n,
 	buf_le16(b, (uint32_t)nf);
 }
 
+/* Input in's type id stands for x from now on. */
+static int
+id_bind(struct enc *e, struct input *in, uint64_t id, struct schema *x)
+{
+	int64_t k = idmap_put(&e->ids, in->n, id, NULL);
+
+	if (k < 0 || tp_grow(&e->idr, &e->idrcap, (size_t)k + 1,
+	    sizeof *e->idr) < 0)
+		return enc_nomem(e);
+	e->idr[k].x = x;
+	e->idr[k].gen = e->gen;
+	e->idr[k].hgen = in->hgen;
+	return 0;
+}
+
+/* The schema input in's type id stands for, or NULL. */
+static struct schema *
+id_schema(struct enc *e, const struct input *in, uint64_t id)
+{
+	int64_t k;
+
+	if (!in->tagged)
+		return seg_at(&e->seg, id);
+	k = idmap_get(&e->ids, in->n, id);
+	if (k < 0 || e->idr[k].gen != e->gen || e->idr[k].hgen != in->hgen)
+		return NULL;
+	return e->idr[k].x;
+}
+
+/* Keep the layout of x, a schema a record defined, for later segments. */
+static int
+layout_keep(struct enc *e, struct schema *x)
+{
+	struct layout *l;
+	size_t i;
+
+	for (i = 0; i < e->nlay; i++) {
+		l = &e->lay[i];
+		if (l->namehash == x->namehash && l->len == x->bodylen &&
+		    memcmp(l->body, x->body, l->len) == 0) {
+			l->out = x;
+			l->gen = e->gen;
+			return 0;
+		}
+	}
+	if (tp_grow(&e->lay, &e->laycap, e->nlay + 1, sizeof *e->lay) < 0)
+		return enc_nomem(e);
+	l = &e->lay[e->nlay];
+	if ((l->body = malloc(x->bodylen)) == NULL)
+		return enc_nomem(e);
+	memcpy(l->body, x->body, x->bodylen);
+	l->len = x->bodylen;
+	l->namehash = x->namehash;
+	l->out = x;
+	l->gen = e->gen;
+	e->nlay++;
+	return 0;
+}
+
 static int
 enc_schema(struct enc *e, const struct tr_rec *rec)
 {
@@ -291,9 +492,13 @@ enc_schema(struct enc *e, const struct tr_rec *rec)
 	unsigned char *countp;
 	struct schema *x;
 
-	if (tr_get_u64(e->r, rec, "id", &id, 1) < 0 ||
+	struct input *in = rec_input(e, rec);
+
+	if (in == NULL || tr_get_u64(e->r, rec, "id", &id, 1) < 0 ||
 	    tr_get_u64(e->r, rec, "ts", &ts, 0) < 0)
 		return -1;
+	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	if (id > 0xffff)
 		return tr_fail(e->r, rec, tr_find(rec, "id"),
 		    "a type id is 16 bits");
@@ -337,10 +542,12 @@ enc_schema(struct enc *e, const struct tr_rec *rec)
 		return enc_nomem(e);
 	countp = e->fb.p + 3 + 2 + namelen + 1;
 	tp_put_le16(countp, (uint16_t)nf);
-	if ((x = enc_register(e, rec, (uint32_t)id)) == NULL)
+	if ((x = enc_register(e, rec, (uint32_t)id, in->tagged)) == NULL)
 		return -1;
 	x->inferred = 0;
-	return 0;
+	if (in->tagged && id_bind(e, in, id, x) < 0)
+		return -1;
+	return layout_keep(e, x);
 }
 
 /* The pool id for content data: the id asked for, the holder's, or new. */
@@ -486,6 +693,29 @@ enc_elem(struct enc *e, struct buf *b, const struct tr_rec *rec,
 	buf_u8(b, tag);
 	/* An optional element tag has no presence byte (as upstream reads). */
 	return enc_value(e, b, rec, &vf, tag & ~OPT, &rs, depth + 1);
+}
+
+/*
+ * An element of another format's list (a WTF array): typed as its text
+ * says.  A list holds no null: it becomes an empty string, and is said.
+ */
+static int
+enc_plain_elem(struct enc *e, struct buf *b, const struct tr_rec *rec,
+    const struct tr_field *f, int depth)
+{
+	unsigned t = dial9_infer_type(f);
+
+	if (t == 0) {
+		struct tr_field empty = span(f, "\"\"", 2);
+		if (tr_lose(e->r, rec, &e->st->skipped, "a null in a list, "
+		    "written as an empty string (a dial9 list holds no null)",
+		    "field \"%.*s\"", (int)f->keylen, f->key) < 0)
+			return -1;
+		buf_u8(b, T_STRING);
+		return enc_value(e, b, rec, &empty, T_STRING, NULL, depth + 1);
+	}
+	buf_u8(b, t);
+	return enc_value(e, b, rec, f, t, NULL, depth + 1);
 }
 
 static int
@@ -658,7 +888,8 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
 		while (tr_elem(&cur, end, NULL, NULL, &v, &vl) > 0) {
 			struct tr_field vf = span(f, v, vl);
 			if (tag == T_LIST) {
-				if (enc_elem(e, b, rec, &vf, depth) < 0)
+				if ((vl > 0 && v[0] == '{' ? enc_elem(e, b, rec, &vf,
+				    depth) : enc_plain_elem(e, b, rec, &vf, depth)) < 0)
 					return -1;
 			} else {
 				const char *c2 = v, *v2;
@@ -690,24 +921,24 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
 
 /* The field name a record key stands for, into sb: ".HEX[.N]" or as is. */
 static int
-key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
-    size_t *n)
+key_name(struct enc *e, const char *key, size_t keylen,
+    const unsigned char **s, size_t *n)
 {
 	size_t i, m;
 
-	if (f->keylen == 0 || f->key[0] != '.') {
-		*s = (const unsigned char *)f->key;
-		*n = f->keylen;
+	if (keylen == 0 || key[0] != '.') {
+		*s = (const unsigned char *)key;
+		*n = keylen;
 		return 0;
 	}
-	for (m = 1; m < f->keylen && f->key[m] != '.'; m++)
+	for (m = 1; m < keylen && key[m] != '.'; m++)
 		;
-	if (!dial9_hex_pairs(f->key + 1, m - 1))
+	if (!dial9_hex_pairs(key + 1, m - 1))
 		return -1;
 	e->sb.len = 0;
 	for (i = 1; i < m; i += 2)
-		buf_u8(&e->sb, (unsigned)(tp_hexval(f->key[i]) << 4 |
-		    tp_hexval(f->key[i + 1])));
+		buf_u8(&e->sb, (unsigned)(tp_hexval(key[i]) << 4 |
+		    tp_hexval(key[i + 1])));
 	if (e->sb.nomem)
 		return -1;
 	*s = e->sb.p;
@@ -716,31 +947,33 @@ key_name(struct enc *e, const struct tr_field *f, const unsigned char **s,
 }
 
 /*
- * Match the record's fields to x's: e->fv and e->rs.  Returns 0, or -1
- * with the error set (for an inferred schema: the record does not fit).
+ * Match the record's fields to x's: e->fv and e->rs.  With fit, every
+ * value must fit its field's type (an inferred schema, or one of several
+ * a name has).  Returns 0 when every field of x is there, 1 when optional
+ * ones are not (they are null), or -1 with the error set.
  */
 static int
-enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
+enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x,
+    int fit)
 {
-	const struct tr_field *ftid = NULL;
 	uint32_t i, next = 0;
 	size_t j;
+	int missing = 0;
 
 	for (i = 0; i < x->nf; i++)
 		e->fv[i] = NULL;
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
-		if (reserved_key(f->key, f->keylen)) {
-			if (key_is(f, "tid"))
-				ftid = f;
+		const char *key = e->fk[j].key;
+		uint32_t kl = e->fk[j].keylen;
+		if (e->fk[j].skip)
 			continue;
-		}
 		i = next;
-		if (i >= x->nf || x->f[i].keylen != f->keylen ||
-		    memcmp(x->f[i].key, f->key, f->keylen) != 0)
+		if (i >= x->nf || x->f[i].keylen != kl ||
+		    memcmp(x->f[i].key, key, kl) != 0)
 			for (i = 0; i < x->nf; i++)
-				if (x->f[i].keylen == f->keylen &&
-				    memcmp(x->f[i].key, f->key, f->keylen) == 0)
+				if (x->f[i].keylen == kl &&
+				    memcmp(x->f[i].key, key, kl) == 0)
 					break;
 		if (i == x->nf)
 			return tr_fail(e->r, rec, NULL, "field \"%.*s\" is not in "
@@ -749,27 +982,39 @@ enc_match(struct enc *e, const struct tr_rec *rec, const struct schema *x)
 			    (const char *)x->name, x->id);
 		if (e->fv[i] != NULL)
 			return tr_fail(e->r, rec, f, "field given twice");
-		if (x->inferred && !dial9_fits(x->f[i].tag, f))
+		if (fit && !dial9_fits(x->f[i].tag, f))
 			return tr_fail(e->r, rec, f, "does not fit the inferred "
 			    "type");
 		e->fv[i] = f;
 		next = i + 1;
 	}
-	/* tid= is the worker: it stands for a worker_id= the record lacks */
+	/*
+	 * tid= is the worker: it stands for a worker_id= the record lacks,
+	 * and where both are there and differ (txtmerge --renumber-tids) it
+	 * is the truth.
+	 */
 	i = (uint32_t)x->worker_field;
-	if (x->worker_field >= 0 && e->fv[i] == NULL && ftid != NULL) {
-		if (x->inferred && !dial9_fits(x->f[i].tag, ftid))
-			return tr_fail(e->r, rec, ftid, "does not fit the "
+	if (x->worker_field < 0 && e->ftid != NULL)
+		return tr_fail(e->r, rec, e->ftid, "schema %.*s (type id %u) has "
+		    "no worker_id for the tid", (int)(x->namelen > 60 ? 60 :
+		    x->namelen), (const char *)x->name, x->id);
+	if (x->worker_field >= 0 && e->ftid != NULL) {
+		if (fit && !dial9_fits(x->f[i].tag, e->ftid))
+			return tr_fail(e->r, rec, e->ftid, "does not fit the "
 			    "inferred type");
-		e->fv[i] = ftid;
+		e->fv[i] = e->ftid;
 	}
 	for (i = 0; i < x->nf; i++)
-		if (e->fv[i] == NULL && !(x->f[i].tag & OPT))
-			return tr_fail(e->r, rec, NULL, "event %.*s without field "
-			    "\"%.*s\" of its schema",
-			    (int)(x->namelen > 60 ? 60 : x->namelen),
-			    (const char *)x->name, (int)x->f[i].keylen, x->f[i].key);
-	return 0;
+		if (e->fv[i] == NULL) {
+			if (!(x->f[i].tag & OPT))
+				return tr_fail(e->r, rec, NULL, "event %.*s without "
+				    "field \"%.*s\" of its schema",
+				    (int)(x->namelen > 60 ? 60 : x->namelen),
+				    (const char *)x->name, (int)x->f[i].keylen,
+				    x->f[i].key);
+			missing = 1;
+		}
+	return missing;
 }
 
 /* A schema for the record from its values (and prev's types). */
@@ -782,33 +1027,34 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 	struct schema *x;
 	uint32_t id;
 	size_t j, nf = 0;
+	int k;
 
-	for (id = e->seg.next_free; id < 0x10000 && seg_at(&e->seg, id) != NULL; id++)
-		;
-	if (id == 0x10000) {
-		tr_fail(e->r, rec, NULL, "no free type id in this segment");
+	if (free_id(e, rec, &id) < 0)
 		return NULL;
-	}
-	e->seg.next_free = id + 1;
 	schema_start(b, id, e->nb.p, e->nb.len, fts != NULL, 0);
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
-		const char *key = f->key;
+		const char *key = e->fk[j].key;
 		const unsigned char *s;
-		size_t n, keylen = f->keylen;
+		size_t n, keylen = e->fk[j].keylen;
 		unsigned t = 0;
 		uint32_t i;
 		/*
 		 * tid= is the worker: derived from worker_id=, or without it
 		 * (another format's thread) a worker_id field of its own.
 		 */
-		if (key_is(f, "tid")) {
+		if (key_is(f, "tid") && e->ftid != NULL) {
 			if (fworker != NULL)
 				continue;
+			f = e->ftid;
 			key = "worker_id";
 			keylen = 9;
-		} else if (reserved_key(f->key, f->keylen))
+		} else if (e->fk[j].skip) {
 			continue;
+		} else if (f == fworker && e->ftid != NULL) {
+			/* the worker field holds the thread: an integer */
+			f = e->ftid;
+		}
 		if (prev != NULL)
 			for (i = 0; i < prev->nf; i++)
 				if (prev->f[i].keylen == keylen &&
@@ -823,10 +1069,7 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 			t = dial9_infer_type(f);
 		if (t == 0)
 			t = OPT | T_VARINT;
-		if (key != f->key) {
-			s = (const unsigned char *)key;
-			n = keylen;
-		} else if (key_name(e, f, &s, &n) < 0) {
+		if (key_name(e, key, keylen, &s, &n) < 0) {
 			tr_fail(e->r, rec, f, "bad escaped key");
 			return NULL;
 		}
@@ -840,39 +1083,330 @@ enc_infer(struct enc *e, const struct tr_rec *rec, const struct schema *prev)
 		return NULL;
 	}
 	tp_put_le16(b->p + 3 + 2 + e->nb.len + 1, (uint16_t)nf);
-	if ((x = enc_register(e, rec, id)) == NULL)
+	/*
+	 * Values that alternate between kinds (1, "s", 1, ...) take the
+	 * schema made for them before, not one more each time.
+	 */
+	for (x = (struct schema *)prev, k = 0; x != NULL && k < 256; x = x->sib, k++)
+		if (x->bodylen == b->len - 3 &&
+		    memcmp(x->body, b->p + 3, x->bodylen) == 0) {
+			e->seg.next_free = id;
+			return x;
+		}
+	if ((x = enc_register(e, rec, id, 0)) == NULL)
 		return NULL;
 	x->inferred = 1;
 	e->st->schemas_inferred++;
 	return x;
 }
 
+/* Does a raw= value look like dial9's wire details ({field:{...},...})? */
+static int
+rawspec_shape(const struct tr_field *f)
+{
+	const char *p = memchr(f->val, ':', f->vallen);
+
+	return f->vallen > 2 && f->val[0] == '{' && p != NULL &&
+	    p + 1 < f->val + f->vallen && p[1] == '{';
+}
+
+/* Field name n bytes at s as a key of event records, into fk[j]. */
+static void
+fkey_name(struct enc *e, size_t j, const char *s, size_t n)
+{
+	if (plain_key((const unsigned char *)s, n)) {
+		e->fk[j].key = s;
+		e->fk[j].keylen = (uint32_t)n;
+		return;
+	}
+	e->fk[j].key = NULL;
+	e->fk[j].off = (uint32_t)e->kb.len;
+	buf_u8(&e->kb, '.');
+	{
+		unsigned char *p = buf_room(&e->kb, 2 * n);
+		if (p != NULL && !e->kb.nomem)
+			e->kb.len += (size_t)(tp_fmt_hexbytes((char *)p,
+			    (const unsigned char *)s, n) - (char *)p);
+	}
+	e->fk[j].keylen = (uint32_t)(e->kb.len - e->fk[j].off);
+}
+
+/*
+ * Another format's fields as dial9 field names: every key is a name (id,
+ * raw and names with a dot are ordinary fields).  wtf2txt(1)'s own
+ * fields are WTF's structure (time=, wire=, scope=, an argument's .pad=
+ * and .chars=), and arg.X its argument X.
+ */
+static int
+foreign_keys(struct enc *e, const struct tr_rec *rec, int dialect,
+    int dial9_id, int dial9_raw)
+{
+	size_t j;
+
+	e->kb.len = 0;
+	for (j = 0; j < rec->nf; j++) {
+		const struct tr_field *f = &rec->f[j];
+		const char *k = f->key;
+		size_t n = f->keylen;
+		if (e->fk[j].skip && !((key_is(f, "id") && !dial9_id) ||
+		    (key_is(f, "raw") && !dial9_raw)))
+			continue;
+		e->fk[j].skip = 0;
+		if (dialect == D_WTF) {
+			if (key_is(f, "time") || key_is(f, "wire") ||
+			    key_is(f, "scope") || (n > 4 &&
+			    memcmp(k + n - 4, ".pad", 4) == 0) || (n > 6 &&
+			    memcmp(k + n - 6, ".chars", 6) == 0)) {
+				e->fk[j].skip = 1;
+				continue;
+			}
+			if (n > 4 && memcmp(k, "arg.", 4) == 0)
+				k += 4, n -= 4;
+		} else if (dialect != D_OTHER && k[0] == '.') {
+			continue;	/* dial9's own ".HEX" */
+		}
+		fkey_name(e, j, k, n);
+	}
+	if (e->kb.nomem)
+		return enc_nomem(e);
+	for (j = 0; j < rec->nf; j++)
+		if (!e->fk[j].skip && e->fk[j].key == NULL)
+			e->fk[j].key = (const char *)e->kb.p + e->fk[j].off;
+	return 0;
+}
+
+/*
+ * A thread of an input of a merged stream: its own number unless a
+ * thread of another input had it first, then the highest so far plus
+ * one (as txtmerge --renumber-tids), so that inputs keep their workers
+ * apart.  NULL with the error set.
+ */
+static const struct tr_field *
+enc_thread(struct enc *e, const struct tr_rec *rec, const struct input *in,
+    const struct tr_field *f)
+{
+	uint64_t t, out;
+	int64_t k;
+	int added = 0;
+
+	if (tr_u64(e->r, rec, f, &t) < 0)
+		return NULL;
+	if ((k = idmap_put(&e->tids, in->n, t, &added)) < 0 ||
+	    tp_grow(&e->tidout, &e->tidcap, (size_t)k + 1,
+	    sizeof *e->tidout) < 0) {
+		enc_nomem(e);
+		return NULL;
+	}
+	if (added) {
+		out = idmap_get(&e->taken, t, 0) < 0 ? t : e->maxtid + 1;
+		if (idmap_put(&e->taken, out, 0, NULL) < 0) {
+			enc_nomem(e);
+			return NULL;
+		}
+		if (out > e->maxtid)
+			e->maxtid = out;
+		e->tidout[k] = out;
+	}
+	if ((out = e->tidout[k]) == t)
+		return f;
+	e->wf = span(f, e->wbuf, (size_t)(tp_fmt_u64(e->wbuf, out) - e->wbuf));
+	return &e->wf;
+}
+
+/*
+ * The layout of a schema a record defined, of this name, that the
+ * output's segment lacks, registered there: the first one whose field
+ * count can be the record's.  NULL: none (err clear), or with the error.
+ */
+static struct schema *
+layout_next(struct enc *e, const struct tr_rec *rec, uint64_t h,
+    size_t nrec, size_t *from)
+{
+	const unsigned char *name = e->nb.p;
+	size_t n = e->nb.len;
+
+	for (; *from < e->nlay; (*from)++) {
+		struct layout *l = &e->lay[*from];
+		uint32_t id, nf;
+		struct schema *x;
+		if (l->namehash != h || tp_get_le16(l->body) != n ||
+		    memcmp(l->body + 2, name, n) != 0 || l->gen == e->gen)
+			continue;
+		nf = tp_get_le16(l->body + 2 + n + 1);
+		if (nf != nrec && nf != nrec + 1)
+			continue;
+		if (free_id(e, rec, &id) < 0)
+			return NULL;
+		e->fb.len = 0;
+		buf_u8(&e->fb, TAG_SCHEMA);
+		buf_le16(&e->fb, id);
+		buf_put(&e->fb, l->body, l->len);
+		if ((x = enc_register(e, rec, id, 1)) == NULL)
+			return NULL;
+		x->inferred = 0;
+		l->out = x;
+		l->gen = e->gen;
+		(*from)++;
+		return x;
+	}
+	return NULL;
+}
+
+/*
+ * The schema of an event: the one its id= names, else the one its name
+ * stands for, else another of that name its fields fit (merged streams:
+ * inputs or segments of several eras), else one inferred.
+ */
+static struct schema *
+enc_choose(struct enc *e, const struct tr_rec *rec, const struct input *in,
+    const struct tr_field *fid)
+{
+	struct schema *x = NULL, *h, *c, *fit = NULL;
+	uint64_t u = 0, hash;
+	size_t j, nrec = 0, from = 0;
+	int m, k;
+
+	if (fid != NULL) {
+		if (tr_u64(e->r, rec, fid, &u) < 0)
+			return NULL;
+		x = id_schema(e, in, u);
+		if (x != NULL && x->namelen == e->nb.len && (e->nb.len == 0 ||
+		    memcmp(x->name, e->nb.p, e->nb.len) == 0)) {
+			if (enc_match(e, rec, x, x->inferred) >= 0)
+				return x;
+			tp_err_clear(e->err);
+		}
+	}
+	h = dial9_seg_by_name(&e->seg, e->nb.p, e->nb.len);
+	/*
+	 * The fields of an inferred schema with a value of another kind:
+	 * one schema for both (the kinds widened), as before.
+	 */
+	if (h != NULL && h->inferred && h != x && (m = enc_match(e, rec, h, 1)) != 0) {
+		tp_err_clear(e->err);
+		if (m > 0 || enc_match(e, rec, h, 0) >= 0) {
+			tp_err_clear(e->err);
+			goto infer;
+		}
+		tp_err_clear(e->err);
+	}
+	for (c = h, k = 0; c != NULL && k < 256; c = c->sib, k++) {
+		if (c == x)
+			continue;
+		m = enc_match(e, rec, c, c->inferred || c != h);
+		if (m == 0)
+			return c;
+		if (m > 0 && fit == NULL)
+			fit = c;
+		tp_err_clear(e->err);
+	}
+	if (e->nlay > 0) {
+		for (j = 0; j < rec->nf; j++)
+			nrec += !e->fk[j].skip;
+		hash = tp_hash_mem(e->nb.p, e->nb.len);
+		while ((c = layout_next(e, rec, hash, nrec, &from)) != NULL) {
+			m = enc_match(e, rec, c, 1);
+			if (m == 0)
+				return c;
+			if (m > 0 && fit == NULL)
+				fit = c;
+			tp_err_clear(e->err);
+		}
+		if (e->err->status)
+			return NULL;
+	}
+	if (fit != NULL && enc_match(e, rec, fit, fit->inferred || fit != h) >= 0)
+		return fit;
+	/* dial9's own text naming a schema it does not fit is wrong */
+	if (fid != NULL) {
+		if (x == NULL)
+			tr_fail(e->r, rec, fid, "no schema with this type id in "
+			    "this segment");
+		else if (x->namelen != e->nb.len || (e->nb.len > 0 &&
+		    memcmp(x->name, e->nb.p, e->nb.len) != 0))
+			tr_fail(e->r, rec, fid, "the schema of this type id has "
+			    "another name");
+		else
+			enc_match(e, rec, x, x->inferred);
+		return NULL;
+	}
+	if (h != NULL && !h->inferred && (in->dialect == D_DIAL9 ||
+	    in->dialect == D_UNKNOWN)) {
+		enc_match(e, rec, h, 0);
+		return NULL;
+	}
+infer:
+	if ((x = enc_infer(e, rec, h != NULL && h->inferred ? h : NULL)) == NULL ||
+	    enc_match(e, rec, x, 0) < 0)
+		return NULL;
+	return x;
+}
+
+/*
+ * A stream of dial9's text and another format's merged without --tag
+ * (headers come first): an event is dial9's when a record defined a
+ * schema of its name, else the other format's.
+ */
+static int
+mixed_dialect(struct enc *e, const struct input *in)
+{
+	struct schema *h = dial9_seg_by_name(&e->seg, e->nb.p, e->nb.len);
+	uint64_t hash;
+	size_t i;
+
+	if (h != NULL)
+		return h->inferred ? (in->seen & 1u << D_WTF ? D_WTF : D_OTHER) :
+		    D_DIAL9;
+	hash = tp_hash_mem(e->nb.p, e->nb.len);
+	for (i = 0; i < e->nlay; i++)
+		if (e->lay[i].namehash == hash &&
+		    tp_get_le16(e->lay[i].body) == e->nb.len &&
+		    memcmp(e->lay[i].body + 2, e->nb.p, e->nb.len) == 0)
+			return D_DIAL9;
+	return in->seen & 1u << D_WTF ? D_WTF : D_OTHER;
+}
+
 static int
 enc_event(struct enc *e, const struct tr_rec *rec)
 {
 	const struct tr_field *fname = NULL, *fts = NULL, *fid = NULL,
-	    *fraw = NULL;
+	    *fraw = NULL, *finput = NULL, *ftid = NULL;
 	const unsigned char *s;
 	struct schema *x = NULL;
+	struct input *in;
 	uint64_t ts = 0, u;
 	uint32_t i;
 	size_t j, n;
-	int reset = 0;
+	int reset = 0, dialect, dial9_id = 1, dial9_raw = 1;
 
+	if (tp_grow(&e->fk, &e->fkcap, rec->nf + 1, sizeof *e->fk) < 0)
+		return enc_nomem(e);
 	for (j = 0; j < rec->nf; j++) {
 		const struct tr_field *f = &rec->f[j];
+		struct fkey *k = &e->fk[j];
+		k->key = f->key;
+		k->keylen = f->keylen;
+		k->skip = 1;
 		if (key_is(f, "name"))
 			fname = f;
 		else if (key_is(f, "ts"))
 			fts = f;
+		else if (key_is(f, "tid"))
+			ftid = f;
 		else if (key_is(f, "id"))
 			fid = f;
 		else if (key_is(f, "raw"))
 			fraw = f;
+		else if (key_is(f, "input"))
+			finput = f;
+		else
+			k->skip = 0;
 	}
 	if (fname == NULL)
 		return tr_fail(e->r, rec, NULL, "event record without field "
 		    "\"name\"");
+	if ((in = input_of(e, rec, finput)) == NULL)
+		return -1;
 	if (span_str(e, rec, fname, &s, &n) < 0)
 		return -1;
 	if (n > 0xffff)
@@ -882,32 +1416,55 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	if (e->nb.nomem)
 		return enc_nomem(e);
 	enc_need_segment(e);
-	if (fid != NULL) {
-		if (tr_u64(e->r, rec, fid, &u) < 0)
+	/*
+	 * id= and raw= are dial9's structure in dial9's text; in another
+	 * format's they are fields, and where the text does not say (no
+	 * header: a filtered stream), an id= naming no schema of this name
+	 * or a raw= not shaped as wire details is a field.
+	 */
+	dialect = in->dialect;
+	if ((in->seen & 1u << D_DIAL9) && in->seen != 1u << D_DIAL9)
+		dialect = mixed_dialect(e, in);
+	if (dialect == D_UNKNOWN) {
+		if (fid != NULL && (tp_parse_u64(fid->val, fid->vallen, &u) < 0 ||
+		    (x = id_schema(e, in, u)) == NULL || x->namelen != n ||
+		    memcmp(x->name, e->nb.p, n) != 0))
+			dial9_id = 0;
+		if (fraw != NULL && !rawspec_shape(fraw))
+			dial9_raw = 0;
+	} else if (dialect != D_DIAL9) {
+		dial9_id = dial9_raw = 0;
+	}
+	if ((dialect != D_DIAL9 && dialect != D_UNKNOWN) ||
+	    (fid != NULL && !dial9_id) || (fraw != NULL && !dial9_raw))
+		if (foreign_keys(e, rec, dialect, dial9_id, dial9_raw) < 0)
 			return -1;
-		if ((x = seg_at(&e->seg, u)) == NULL)
-			return tr_fail(e->r, rec, fid, "no schema with this type "
-			    "id in this segment");
-		if (x->namelen != n ||
-		    (n > 0 && memcmp(x->name, e->nb.p, n) != 0))
-			return tr_fail(e->r, rec, fid, "the schema of this type "
-			    "id has another name");
-		if (enc_match(e, rec, x) < 0)
+	if (!dial9_id)
+		fid = NULL;
+	/* wire details of another trace (or format) are not this one's */
+	if (!dial9_raw || in->tagged)
+		fraw = NULL;
+	e->ftid = ftid;
+	if (ftid != NULL && in->tagged &&
+	    (e->ftid = enc_thread(e, rec, in, ftid)) == NULL)
+		return -1;
+	if ((x = enc_choose(e, rec, in, fid)) == NULL)
+		return -1;
+	/*
+	 * Another format's argument worker_id is the worker field, which
+	 * the thread fills: where the two differ the argument's value is
+	 * lost (in dial9's text tid= is the truth: renumbered).
+	 */
+	if (dialect != D_DIAL9 && dialect != D_UNKNOWN && ftid != NULL &&
+	    x->worker_field >= 0) {
+		const struct tr_field *fw = tr_find(rec, "worker_id");
+		if (fw != NULL && (fw->vallen != ftid->vallen ||
+		    memcmp(fw->val, ftid->val, fw->vallen) != 0) &&
+		    tr_lose(e->r, rec, &e->st->skipped, "an argument worker_id "
+		    "other than the event's thread, replaced by the thread",
+		    "worker_id=%.*s, tid=%.*s", (int)fw->vallen, fw->val,
+		    (int)ftid->vallen, ftid->val) < 0)
 			return -1;
-	} else {
-		x = dial9_seg_by_name(&e->seg, e->nb.p, n);
-		if (x != NULL && enc_match(e, rec, x) < 0) {
-			if (!x->inferred)
-				return -1;
-			tp_err_clear(e->err);
-			if ((x = enc_infer(e, rec, x)) == NULL ||
-			    enc_match(e, rec, x) < 0)
-				return -1;
-		} else if (x == NULL) {
-			if ((x = enc_infer(e, rec, NULL)) == NULL ||
-			    enc_match(e, rec, x) < 0)
-				return -1;
-		}
 	}
 	for (i = 0; i < x->nf; i++)
 		e->rs[i].has = 0;
@@ -975,8 +1532,17 @@ enc_pool(struct enc *e, const struct tr_rec *rec, int stacks)
 	size_t kl, vl, count = 0;
 	struct buf *b = &e->fb;
 
+	struct input *in = rec_input(e, rec);
+
+	if (in == NULL)
+		return -1;
+	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	if (fp == NULL || fp->vallen == 0 || fp->val[0] != '{')
 		return tr_fail(e->r, rec, fp, "expected pool={id:value,...}");
+	/* an input's pool ids are its own: its events' values make ours */
+	if (in->tagged)
+		return 0;
 	enc_need_segment(e);
 	b->len = 0;
 	buf_u8(b, stacks ? TAG_STACKS : TAG_STRINGS);
@@ -1014,10 +1580,13 @@ enc_pool(struct enc *e, const struct tr_rec *rec, int stacks)
 static int
 enc_reset(struct enc *e, const struct tr_rec *rec)
 {
+	struct input *in = rec_input(e, rec);
 	uint64_t ts;
 
-	if (tr_get_u64(e->r, rec, "ts", &ts, 1) < 0)
+	if (in == NULL || tr_get_u64(e->r, rec, "ts", &ts, 1) < 0)
 		return -1;
+	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
 	enc_need_segment(e);
 	e->fb.len = 0;
 	buf_u8(&e->fb, TAG_RESET);
@@ -1036,9 +1605,23 @@ enc_annot(struct enc *e, const struct tr_rec *rec)
 	size_t vl, count = 0, n;
 	unsigned char *p;
 
-	if (tr_get_u64(e->r, rec, "id", &id, 1) < 0 ||
+	struct input *in = rec_input(e, rec);
+	struct schema *x;
+
+	if (in == NULL || tr_get_u64(e->r, rec, "id", &id, 1) < 0 ||
 	    tr_get_u64(e->r, rec, "idlen", &idlen, 0) < 0)
 		return -1;
+	in->dialect = D_DIAL9;
+	in->seen |= 1u << D_DIAL9;
+	if (in->tagged) {
+		/* the input's type id: the output's for its schema */
+		if (id > 0xffff || (x = id_schema(e, in, id)) == NULL)
+			return tr_lose(e->r, rec, &e->st->skipped, "annotations "
+			    "of a type id its input has no schema for, left out",
+			    "type id %llu", (unsigned long long)id);
+		id = x->id;
+		idlen = 0;
+	}
 	n = tp_uleb_size(id);
 	if (idlen != 0) {
 		if (idlen < n || idlen > TP_LEB_MAX)
@@ -1097,6 +1680,32 @@ enc_annot(struct enc *e, const struct tr_rec *rec)
 	return enc_flush_frame(e, b);
 }
 
+/*
+ * Another format's structure: WTF's header, chunks, parts and
+ * definitions, a header of any format.  The events say what dial9
+ * keeps (schemas are made from them), so none is counted as skipped;
+ * they say which vocabulary the input's events speak.  0: not such a
+ * record.
+ */
+static int
+foreign_structure(struct enc *e, const struct tr_rec *rec, int *rc)
+{
+	struct input *in;
+	int wtf = rec->kindlen > 4 && memcmp(rec->kind, "wtf-", 4) == 0;
+
+	if (!wtf && !(rec->kindlen > 7 && memcmp(rec->kind + rec->kindlen - 7,
+	    "-header", 7) == 0))
+		return 0;
+	if ((in = rec_input(e, rec)) == NULL) {
+		*rc = -1;
+		return 1;
+	}
+	in->dialect = wtf ? D_WTF : D_OTHER;
+	in->seen |= 1u << in->dialect;
+	*rc = 0;
+	return 1;
+}
+
 int
 dial9_encode(struct tr_reader *r, struct tp_out *out,
     const struct dial9_enc_opts *opts, struct dial9_enc_stats *st,
@@ -1116,6 +1725,9 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 	e.err = err;
 	e.opts = opts;
 	e.st = st;
+	idmap_init(&e.ids);
+	idmap_init(&e.tids);
+	idmap_init(&e.taken);
 	if (rec == NULL || seg_init(&e.seg) < 0) {
 		rc = enc_nomem(&e);
 		goto done;
@@ -1138,6 +1750,8 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 			rc = enc_reset(&e, rec);
 		else if (tr_is(rec, "dial9-annotations"))
 			rc = enc_annot(&e, rec);
+		else if (foreign_structure(&e, rec, &rc))
+			;
 		else
 			rc = tr_skip(r, rec, &st->skipped, "record kind "
 			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
@@ -1156,6 +1770,17 @@ done:
 	free(e.fv);
 	free(e.rs);
 	free(e.seen);
+	free(e.fk);
+	free(e.kb.p);
+	free(e.ins);
+	free(e.idr);
+	free(e.tidout);
+	while (e.nlay > 0)
+		free(e.lay[--e.nlay].body);
+	free(e.lay);
+	idmap_free(&e.ids);
+	idmap_free(&e.tids);
+	idmap_free(&e.taken);
 	dial9_seg_free(&e.seg);
 	return rc < 0 ? -1 : 0;
 }

@@ -45,11 +45,42 @@ looks_float(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * A list: [[{type:key},{type:value}],...] is a dynamic map, a list of
+ * addresses (0x..., as dial92txt writes stack frames) or an empty list a
+ * stack (of no frame: an empty list again), and any other list (decimal
+ * or negative numbers, floats, strings: another format's array) a
+ * dynamic list, its elements typed as their text says.
+ */
+static unsigned
+infer_list(const char *s, size_t n)
+{
+	const char *cur = s, *v, *c2, *v2;
+	size_t vl, l2;
+	uint64_t u;
+	int first = 1;
+
+	while (tr_elem(&cur, s + n, NULL, NULL, &v, &vl) > 0) {
+		if (first && v[0] == '[') {
+			c2 = v;
+			if (tr_elem(&c2, v + vl, NULL, NULL, &v2, &l2) > 0 &&
+			    v2[0] == '{')
+				return T_MAP;
+			return T_LIST;
+		}
+		first = 0;
+		if (vl < 3 || v[0] != '0' || v[1] != 'x' ||
+		    tp_parse_u64(v, vl, &u) < 0)
+			return T_LIST;
+	}
+	return T_STACK;
+}
+
 unsigned
 dial9_infer_type(const struct tr_field *f)
 {
-	const char *s = f->val, *cur, *v;
-	size_t n = f->vallen, vl;
+	const char *s = f->val;
+	size_t n = f->vallen;
 
 	switch (tr_value_kind(s, n)) {
 	case TR_NULL:
@@ -61,11 +92,7 @@ dial9_infer_type(const struct tr_field *f)
 	case TR_MAP:
 		return T_SMAP;
 	case TR_LIST:
-		/* [{type:value},...] dynamic, [[k,v],...] a dynamic map */
-		cur = s;
-		if (tr_elem(&cur, s + n, NULL, NULL, &v, &vl) <= 0)
-			return T_STACK;
-		return v[0] == '{' ? T_LIST : v[0] == '[' ? T_MAP : T_STACK;
+		return infer_list(s, n);
 	case TR_BOOL:
 		return T_BOOL;
 	case TR_UINT:
@@ -73,6 +100,7 @@ dial9_infer_type(const struct tr_field *f)
 	case TR_INT:
 		return T_I64;
 	case TR_FLOAT:
+		return T_F64;
 	case TR_WORD:
 		break;
 	}
@@ -115,6 +143,9 @@ dial9_fits(unsigned t, const struct tr_field *f)
 		return got == T_STACK;
 	case T_STRING:
 		return got == T_BYTES && f->vallen > 0;	/* a bare word */
+	case T_BYTES:
+		/* bytes that look like a number stay bytes (12 after ab) */
+		return got == T_VARINT && dial9_hex_pairs(f->val, f->vallen);
 	}
 	return 0;
 }

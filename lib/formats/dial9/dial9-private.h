@@ -63,7 +63,7 @@ static inline int
 reserved_key(const void *key, size_t n)
 {
 	static const char *const reserved[] = {
-		"name", "ts", "id", "raw", "tid", NULL
+		"name", "ts", "id", "raw", "tid", "input", NULL
 	};
 	size_t i;
 
@@ -71,6 +71,14 @@ reserved_key(const void *key, size_t n)
 		if (strlen(reserved[i]) == n && memcmp(reserved[i], key, n) == 0)
 			return 1;
 	return 0;
+}
+
+/* Is name a key of its own in event records (not ".HEX")? */
+static inline int
+plain_key(const unsigned char *name, size_t n)
+{
+	return tp_key_ok(name, n) && name[0] != '.' &&
+	    !reserved_key(name, n);
 }
 
 /* ------------------------------------------------------------ arena */
@@ -179,6 +187,7 @@ struct schema {
 	unsigned tsbyte;
 	int holder;		/* the one its name stands for */
 	int inferred;		/* encoder: made from values, not a record */
+	struct schema *sib;	/* encoder: the one of its name before it */
 	const unsigned char *name;
 	uint32_t namelen;
 	uint64_t namehash;

@@ -381,20 +381,11 @@ same_body(const struct schema *a, const unsigned char *body, size_t len,
 }
 
 /*
- * The key of field i in event records: its name when that is a plain key
- * no other field or record key uses, else "." and the name in hex (and
- * ".N" for a name an earlier field has).  seen is a scratch hash set.
- */
-static int
-plain_key(const unsigned char *name, size_t n)
-{
-	return tp_key_ok(name, n) && name[0] != '.' &&
-	    !reserved_key(name, n);
-}
-
-/*
  * Build the schema's fields from a body already checked: names, tags and
- * keys.  Returns 0, or -1 out of memory.
+ * keys (the key of field i in event records: its name when that is a
+ * plain key no other field or record key uses, else "." and the name in
+ * hex, and ".N" for a name an earlier field has; seen is a scratch hash
+ * set).  Returns 0, or -1 out of memory.
  */
 static int
 schema_fields(struct seg *s, struct schema *x, uint32_t **seen,
