@@ -29,7 +29,7 @@ c=$(corpus wtf)
 if [ -n "$c" ]; then
 	wtf2txt "$c/blk-client.wtf-trace" > w.txt
 	txt2chrome w.txt > w.json 2> w.err
-	x=$(grep -c '^{"ph":"X"' w.json)
+	x=$(grep -c '^{"ph":"[XB]"' w.json)
 	is "$x" "$(($(grep -c '^event .* name=wtf.scope#leave ' w.txt) + $(grep -c '^event .* name=wtf.timing#frameStart ' w.txt)))" \
 	    "WTF: a slice per scope left and per frame"
 	is "$(grep -c '^{"ph":"I","name":"wtf.scope#appendData"' w.json)" 0 \

@@ -1,0 +1,68 @@
+# The slices a trace text says, by the pairing rule of txt2chrome(1)
+# written again for the consumer tests: one line each,
+# "pid tid name start(us) dur(us) depth", depth the slices open around it
+# on its thread.  Times in us with three decimals, done on the digits
+# (awk's doubles do not hold a ns epoch).
+function us(ns) { while (length(ns) < 4) ns = "0" ns; return substr(ns, 1, length(ns) - 3) "." substr(ns, length(ns) - 2) }
+function diff(a, b,   ha, hb, la, lb) {	# b - a in ns, 0 when b < a
+	while (length(a) < 13) a = "0" a; while (length(b) < 13) b = "0" b
+	ha = substr(a, 1, length(a) - 12); la = substr(a, length(a) - 11)
+	hb = substr(b, 1, length(b) - 12); lb = substr(b, length(b) - 11)
+	d = (hb - ha) * 1000000000000 + (lb - la)
+	return d < 0 ? 0 : d
+}
+function val(s) { if (s ~ /^".*"$/) { s = substr(s, 2, length(s) - 2); gsub(/\\"/, "\"", s) } return s }
+function pairword(nm,   head, tail, i, w) {	# sets stem, opens; 1 when a pair word
+	head = nm; tail = ""
+	i = index(nm, ":"); if (i) { head = substr(nm, 1, i - 1); tail = substr(nm, i) }
+	if (length(head) > 5 && substr(head, length(head) - 4) == "Event") head = substr(head, 1, length(head) - 5)
+	split("Start Begin Enter Park End Stop Exit Leave Unpark", W, " ")
+	for (i = 1; i <= 9; i++) {
+		w = W[i]
+		if (length(head) > length(w) && substr(head, length(head) - length(w) + 1) == w) {
+			stem = substr(head, 1, length(head) - length(w))
+			if (w == "Park" || w == "Unpark") stem = stem "Park"
+			stem = stem tail; opens = i <= 4; return 1
+		}
+	}
+	return 0
+}
+function emit(k, t, endts,   nm) {
+	nm = nm_[t, k]; gsub(/ /, "_", nm)
+	print pid_[t, k], tid_[t, k], nm, us(st_[t, k]), us(diff(st_[t, k], endts) ""), k - 1
+}
+function close_at(t, k, endts,   j) {
+	emit(k, t, endts)
+	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1] }
+	n[t]--
+}
+function push(t, name, type) { n[t]++; nm_[t, n[t]] = name; st_[t, n[t]] = ts; ty_[t, n[t]] = type; pid_[t, n[t]] = pid; tid_[t, n[t]] = tid }
+/ ts=/ { for (i = 2; i <= NF; i++) if ($i ~ /^ts=/) last = substr($i, 4) }
+/^event / {
+	delete F
+	for (i = 2; i <= NF; i++) { j = index($i, "="); F[substr($i, 1, j - 1)] = substr($i, j + 1) }
+	if (!("tid" in F) || !("ts" in F)) next
+	ts = F["ts"]; last = ts; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
+	nm = val(F["name"])
+	if (nm == "wtf.scope#leave") {
+		for (k = n[t]; k > 0; k--) if (ty_[t, k] == "scope") { close_at(t, k, ts); break }
+		next
+	}
+	if ("scope" in F) { push(t, nm ~ /#enter$/ && ("arg.name" in F) ? val(F["arg.name"]) : nm, "scope"); next }
+	if (nm == "wtf.scope#appendData" || nm ~ /^__wtf_append_scope_/) next
+	if (pairword(nm)) {
+		if (opens) { push(t, stem, "ev " stem); next }
+		for (k = n[t]; k > 0; k--) if (ty_[t, k] == "ev " stem) { close_at(t, k, ts); break }
+	}
+}
+/^(acquire|release|begin|end) / {
+	delete F
+	for (i = 2; i <= NF; i++) { j = index($i, "="); F[substr($i, 1, j - 1)] = substr($i, j + 1) }
+	if (!("ts" in F)) next
+	ts = F["ts"]; last = ts; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
+	if ($1 == "acquire") push(t, "lock " F["lock"], "lock " F["lock"])
+	else if ($1 == "begin") push(t, "block", "block")
+	else { ty = $1 == "release" ? "lock " F["lock"] : "block"
+		for (k = n[t]; k > 0; k--) if (ty_[t, k] == ty) { close_at(t, k, ts); break } }
+}
+END { for (t in n) while (n[t] > 0) close_at(t, n[t], last) }
