@@ -30,7 +30,8 @@ const warns: string[] = []
 console.warn = (...a: any[]) => { warns.push(a.join(' ')) }
 const raw = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
 // speedscope starts each thread at 0: its first B, E or X.
-const first = new Map<string, number>()
+const first = new Map<string, number>(), names = new Map<string, string>()
+for (const e of raw.traceEvents) if (e.ph === 'M' && e.name === 'thread_name') names.set(e.pid + ' ' + e.tid, e.args.name.replace(/ /g, '_'))
 for (const e of raw.traceEvents)
   if (e.ph === 'B' || e.ph === 'E' || e.ph === 'X') {
     const k = Number(e.pid) + ' ' + Number(e.tid)
@@ -42,13 +43,15 @@ for (const p of g.profiles) {
   const m = /pid (\d+)\)?, (?:.*\()?tid (\d+)/.exec(p.getName())
   if (!m) throw new Error('no pid and tid in ' + p.getName())
   const base = first.get(m[1] + ' ' + m[2])!
+  // Tracks from 2^32 up (overlapping slices) by their names.
+  const track = Number(m[2]) >= 4294967296 ? names.get(m[1] + ' ' + m[2]) : m[2]
   const stack: [string, number][] = []
   p.forEachCall((node, t) => { frames.add(node.frame.name); stack.push([node.frame.name, t]) },
     (node, t) => {
       const [n, s] = stack.pop()!
       // The frame is named by the event's name, then its args.
       const name = n.replace(/ \{.*\}$/, '').replace(/ /g, '_')
-      out.push([m[1], m[2], name, (s + base).toFixed(3), (t - s).toFixed(3), stack.length].join(' '))
+      out.push([m[1], track, name, (s + base).toFixed(3), (t - s).toFixed(3), stack.length].join(' '))
     })
 }
 fs.writeFileSync(process.argv[3], out.join('\n') + (out.length ? '\n' : ''))
@@ -82,7 +85,7 @@ check() {
 # Slices of no length where a longer one starts: they open and close in
 # place (speedscope ended them before they began and kept the longer one
 # open to the end); a scope's frame is its function (no scope id or raw
-# time in the name); a record without a thread has a profile of its own.
+# time in the name).
 cat > z.txt <<'T'
 wtf-header version=10 build=1
 event tid=1 ts=1000000 time=1000 name=a scope=1
@@ -96,14 +99,16 @@ event tid=1 ts=6000000 time=6000 name=a scope=5
 event tid=1 ts=7000000 time=7000 name=wtf.scope#leave scope=5
 event tid=1 ts=7000000 time=7000 name=wtf.scope#leave scope=4
 event ts=8000000 name=TaskSpawnEvent task_id=3
+event tid=2 ts=1000 name=PollStartEvent
+event tid=2 ts=2000 name=WorkerParkEvent
+event tid=2 ts=3000 name=PollEndEvent
+event tid=2 ts=4000 name=WorkerUnparkEvent
 T
 check "slices of no length and shared starts" z.txt
 is "$(grep -c '{' s.frames)" 0 "frame names are the scopes' functions"
-grep -q '^TaskSpawnEvent (pid 0, tid 4294967296)$' s.profiles; ok $? "a record without a thread: a profile of its own, named by the event"
-is "$(grep -c '^0 1 a ' s.got)" 3 "a slice with the same start and end as its parent nests in it"
 is "$(cat s.got | sort | tr '\n' '|')" \
-    "0 1 a 1000.000 4000.000 0|0 1 a 6000.000 1000.000 0|0 1 a 6000.000 1000.000 1|0 1 c 1000.000 2000.000 1|" \
-    "slice by slice"
+    "0 1 a 1000.000 4000.000 0|0 1 a 6000.000 1000.000 0|0 1 a 6000.000 1000.000 1|0 1 c 1000.000 2000.000 1|0 2 WorkerPark 2.000 2.000 0|0 2_overlap_1 Poll 1.000 2.000 0|" \
+    "slice by slice (a poll that overlaps a park on a track of its own)"
 
 for fmt in dial9 wtf rapidbin; do
 	c=$(corpus $fmt)

@@ -38,6 +38,7 @@
 /* The tids of the tracks of records without a thread: above 32 bits. */
 #define TC_NOTHREAD_TID UINT64_C(0x100000000)
 #define TC_NOTHREAD_PID UINT64_C(0x8000000000000000)
+#define TC_LANE_PID UINT64_C(0x4000000000000000)
 
 enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT, SL_SCOPE };
 
@@ -60,6 +61,8 @@ struct thread {
 	uint64_t pid, tid;
 	struct open_slice *stack;
 	size_t n, cap;
+	size_t lanes;		/* its tracks of overlapping slices */
+	uint64_t lane_end;	/* a lane: the latest end of its slices */
 	int run;		/* an instruction run is open */
 	uint64_t run_base, run_start, run_end, run_insns, run_reads,
 	    run_writes;
@@ -314,6 +317,42 @@ name_input(struct tc *c, uint64_t pid)
 	return 0;
 }
 
+/*
+ * The track for a slice of t that ends while a slice opened after it is
+ * still open: the two overlap without nesting, which no viewer shows on
+ * one track (speedscope keeps one stack per thread and closes the wrong
+ * one; DevTools leaves it out of its tree).  The first of t's lanes,
+ * named "TID overlap N", whose slices all end by its start.
+ */
+static struct thread *
+lane(struct tc *c, size_t ti, uint64_t start)
+{
+	uint64_t pid = c->th[ti].pid, tid = c->th[ti].tid;
+	char name[64], *p;
+	struct thread *l;
+	size_t k;
+	int added;
+
+	for (k = 0;; k++) {
+		l = track(c, pid | TC_LANE_PID, tp_hash64(tid, k), pid, 0, &added);
+		if (l == NULL)
+			return NULL;
+		if (added) {
+			l->tid = TC_NOTHREAD_TID + c->nothread++;
+			p = tp_fmt_u64(stpcpy(tp_fmt_u64(name, tid),
+			    " overlap "), k + 1);
+			meta(c, "thread_name", pid, l->tid, name,
+			    (size_t)(p - name));
+			c->th[ti].lanes++;
+		}
+		if (l->lane_end <= start)
+			break;
+	}
+	if (c->now > l->lane_end)
+		l->lane_end = c->now;
+	return l;
+}
+
 static void
 flush_run(struct tc *c, struct thread *t)
 {
@@ -384,11 +423,12 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
  * when that one starts at the same time.  0, or -1 out of memory.
  */
 static int
-end_slice(struct tc *c, struct thread *t, size_t k, int unfinished)
+end_slice(struct tc *c, struct thread *t, size_t k, int unfinished,
+    const struct thread *on)
 {
 	struct open_slice *s = &t->stack[k];
-	struct open_slice *under = k > 0 && t->stack[k - 1].start == s->start ?
-	    &t->stack[k - 1] : NULL;
+	struct open_slice *under = on == t && k > 0 &&
+	    t->stack[k - 1].start == s->start ? &t->stack[k - 1] : NULL;
 	/* Streams out of time order (dial9's) may end a slice earlier. */
 	uint64_t dur = c->now > s->start ? c->now - s->start : 0;
 	struct tp_out *o = scratch(c);
@@ -396,7 +436,7 @@ end_slice(struct tc *c, struct thread *t, size_t k, int unfinished)
 
 	for (pass = 0; pass < (dur == 0 ? 2 : 1); pass++) {
 		head_to(c, o, dur == 0 ? (pass ? "E" : "B") : "X", s->name,
-		    s->namelen, t, s->start);
+		    s->namelen, on, s->start);
 		if (dur > 0)
 			put_dur(c, o, dur);
 		if (s->args.len > 0)	/* p is NULL while none were kept */
@@ -443,6 +483,7 @@ close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen)
 {
 	size_t k;
+	int rc;
 
 	for (k = t->n; k-- > 0;) {
 		const struct open_slice *s = &t->stack[k];
@@ -453,7 +494,17 @@ close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	}
 	if (k == (size_t)-1)
 		return 0;
-	if (end_slice(c, t, k, 0) < 0)
+	if (k + 1 < t->n) {
+		size_t ti = (size_t)(t - c->th);
+		const struct thread *on = lane(c, ti, t->stack[k].start);
+		if (on == NULL)
+			return -1;
+		t = &c->th[ti];	/* after the realloc of the threads */
+		rc = end_slice(c, t, k, 0, on);
+	} else {
+		rc = end_slice(c, t, k, 0, t);
+	}
+	if (rc < 0)
 		return -1;
 	drop_slice(t, k);
 	return 1;
@@ -870,7 +921,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 		flush_run(&c, t);
 		st->unfinished += t->n;
 		for (k = t->n; k-- > 0;)
-			if (end_slice(&c, t, k, 1) < 0 && rc >= 0)
+			if (end_slice(&c, t, k, 1, t) < 0 && rc >= 0)
 				rc = tp_fail(r->err, TP_EXIT_FAIL,
 				    "out of memory");
 		for (k = 0; k < t->cap; k++) {

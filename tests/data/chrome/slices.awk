@@ -27,12 +27,18 @@ function pairword(nm,   head, tail, i, w) {	# sets stem, opens; 1 when a pair wo
 	}
 	return 0
 }
-function emit(k, t, endts,   nm) {
+function emit(k, t, endts, lane,   nm) {
 	nm = nm_[t, k]; gsub(/ /, "_", nm)
-	print pid_[t, k], tid_[t, k], nm, us(st_[t, k]), us(diff(st_[t, k], endts) ""), k - 1
+	print pid_[t, k], lane ? tid_[t, k] "_overlap_" lane : tid_[t, k], nm, us(st_[t, k]), us(diff(st_[t, k], endts) ""), lane ? 0 : k - 1
 }
-function close_at(t, k, endts,   j) {
-	emit(k, t, endts)
+# A slice that ends while one opened after it is open overlaps it: on
+# the first lane of its thread whose slices all end by its start.
+function close_at(t, k, endts,   j, l) {
+	if (k < n[t]) {
+		for (l = 1; (t, l) in lend && lend[t, l] + 0 > st_[t, k] + 0; l++) ;
+		if (!((t, l) in lend) || lend[t, l] + 0 < endts + 0) lend[t, l] = endts
+	}
+	emit(k, t, endts, k < n[t] ? l : 0)
 	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1] }
 	n[t]--
 }
