@@ -14,8 +14,8 @@ if ! npm install --prefix "$TMP/npm" --no-audit --no-fund \
 	skip "npm could not install @paulirish/trace_engine (offline?)" "DevTools trace engine"
 	done_testing
 fi
-# What the engine made of a trace: threads, slices, arrows, its errors.
-cat > "$TMP/npm/model.mjs" <<'JS'
+# The engine's model of the trace file argv[2], in d; its errors.
+cat > "$TMP/npm/engine.mjs" <<'JS'
 import fs from 'node:fs';
 import * as Trace from '@paulirish/trace_engine';
 globalThis.DOMRect ??= class { constructor(x, y, w, h) { Object.assign(this, { x, y, width: w, height: h }); } };
@@ -26,6 +26,9 @@ const events = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).traceEvents;
 const model = Trace.TraceModel.Model.createWithAllHandlers();
 await model.parse(events);
 const d = model.parsedTrace().data;
+JS
+# What the engine made of a trace: threads, slices, arrows, its errors.
+{ cat "$TMP/npm/engine.mjs"; cat <<'JS'; } > "$TMP/npm/model.mjs"
 let threads = 0, entries = 0;
 const names = new Set();
 for (const [, proc] of d.Renderer.processes)
@@ -40,12 +43,12 @@ if (errors.length) process.stderr.write(errors.slice(0, 3).join('\n') + '\n');
 JS
 model() { node "$TMP/npm/model.mjs" "$PWD/$1"; }
 
-# The hand-made trace of every kind: 2 threads holding its 9 slices and
-# 3 instants (the engine reads instants spelled I, not i), the fork and
-# join arrows.
+# The hand-made trace of every kind: 2 threads and the lane of the lock
+# released while a later one is held, its 9 slices and 3 instants (the
+# engine reads instants spelled I, not i), the fork and join arrows.
 txt2chrome "$srcdir/tests/data/chrome/events.txt" > e.json
 model e.json > e.model 2> e.err
-is "$(head -1 e.model)" "2 12 2 0" "every kind: 2 threads, 12 entries, 2 arrows, no error"
+is "$(head -1 e.model)" "3 12 2 0" "every kind: 3 tracks, 12 entries, 2 arrows, no error"
 is "$(tail -1 e.model)" "Poll|block|fork|join|lock 1|lock 2|lock 3|read 7|release|wake up" \
     "every kind: the slices and instants by name"
 # dial9 and WTF pairs: 5 threads, 8 slices and 3 instants.
@@ -60,9 +63,10 @@ check() {	# NAME TEXT
 	txt2chrome "$2" > c.json
 	model c.json > c.model 2> c.err
 	# The threads with a slice or an instant, and those, as written.
-	tids=$(grep '"ph":"[XI]"' c.json | sed 's/.*"tid":\([0-9]*\).*/\1/' |
+	# (a slice of no length is a B and an E: one entry)
+	tids=$(grep '"ph":"[XIB]"' c.json | sed 's/.*"tid":\([0-9]*\).*/\1/' |
 	    sort -u | wc -l | tr -d ' ')
-	entries=$(grep -c '"ph":"[XI]"' c.json)
+	entries=$(grep -c '"ph":"[XIB]"' c.json)
 	flows=$(grep -c '^\(fork\|join\) .*child=' "$2")
 	set -- $(head -1 c.model) "$1"
 	is "$1 $2 $3 $4" "$tids $entries $flows 0" "$5: $tids threads, $entries entries, $flows arrows, no error"
@@ -98,17 +102,7 @@ is "$(head -1 m.model)" "2 2 0 0" "merged with --tag: two processes, one slice e
 # sorts a longer slice of the same start first and puts it in that one),
 # so it is not compared.  Records without a thread are instants on
 # tracks of their own, named by the event, none on a worker's track.
-cat > "$TMP/npm/slices.mjs" <<'JS'
-import fs from 'node:fs';
-import * as Trace from '@paulirish/trace_engine';
-globalThis.DOMRect ??= class { constructor(x, y, w, h) { Object.assign(this, { x, y, width: w, height: h }); } };
-const errors = [];
-console.error = (...a) => errors.push(a.join(' '));
-console.warn = console.error;
-const events = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).traceEvents;
-const model = Trace.TraceModel.Model.createWithAllHandlers();
-await model.parse(events);
-const d = model.parsedTrace().data;
+{ cat "$TMP/npm/engine.mjs"; cat <<'JS'; } > "$TMP/npm/slices.mjs"
 const out = [], inst = new Map();
 // Tracks from 2^32 up (records without a thread, overlapping slices) by
 // their names.
@@ -153,21 +147,6 @@ slices() {	# NAME TEXT
 	is "$(comm -12 wk.names nt.names | wc -l | tr -d ' ') $(diff nt.want nt.have | wc -l | tr -d ' ')" "0 0" \
 	    "$1: $(wc -l < nt.want | tr -d ' ') kinds of records without a thread on tracks of their own"
 }
-for fmt in dial9 wtf rapidbin; do
-	c=$(corpus $fmt)
-	if [ -z "$c" ]; then
-		skip "no ../shared corpus" "$fmt in the trace engine"
-		continue
-	fi
-	for f in "$c"/*.trc* "$c"/*.wtf-trace "$c"/spd-deadlock-benchmarks/*.data; do
-		[ -f "$f" ] || continue
-		case $fmt:$f in
-		dial9:*.trc*) dial92txt "$f" > ev.txt 2> /dev/null ;;
-		wtf:*.wtf-trace) wtf2txt "$f" > ev.txt 2> /dev/null ;;
-		rapidbin:*.data) rapidbin2txt "$f" > ev.txt 2> /dev/null ;;
-		*) continue ;;
-		esac
-		slices "$fmt $(basename "$f")" ev.txt
-	done
-done
+. "$srcdir/tests/data/chrome/each-trace.sh"
+each_trace "in the trace engine" slices
 done_testing

@@ -110,21 +110,6 @@ is "$(cat s.got | sort | tr '\n' '|')" \
     "0 1 a 1000.000 4000.000 0|0 1 a 6000.000 1000.000 0|0 1 a 6000.000 1000.000 1|0 1 c 1000.000 2000.000 1|0 2 WorkerPark 2.000 2.000 0|0 2_overlap_1 Poll 1.000 2.000 0|" \
     "slice by slice (a poll that overlaps a park on a track of its own)"
 
-for fmt in dial9 wtf rapidbin; do
-	c=$(corpus $fmt)
-	if [ -z "$c" ]; then
-		skip "no ../shared corpus" "$fmt in speedscope"
-		continue
-	fi
-	for f in "$c"/*.trc* "$c"/*.wtf-trace "$c"/spd-deadlock-benchmarks/*.data; do
-		[ -f "$f" ] || continue
-		case $fmt:$f in
-		dial9:*.trc*) dial92txt "$f" > ev.txt 2> /dev/null ;;
-		wtf:*.wtf-trace) wtf2txt "$f" > ev.txt 2> /dev/null ;;
-		rapidbin:*.data) rapidbin2txt "$f" > ev.txt 2> /dev/null ;;
-		*) continue ;;
-		esac
-		check "$fmt $(basename "$f")" ev.txt
-	done
-done
+. "$srcdir/tests/data/chrome/each-trace.sh"
+each_trace "in speedscope" check
 done_testing
