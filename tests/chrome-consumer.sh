@@ -4,6 +4,7 @@
 # panel), run by node from a scratch directory.  Skipped when node, npm or
 # the package cannot be had.
 . "$srcdir/tests/tap.sh"
+. "$srcdir/tests/data/chrome/each-trace.sh"
 
 if ! command -v node > /dev/null 2>&1 || ! command -v npm > /dev/null 2>&1; then
 	skip "node and npm are not installed" "DevTools trace engine"
@@ -131,8 +132,7 @@ slices() {	# NAME TEXT
 	txt2chrome "$2" > ev.json
 	node "$TMP/npm/slices.mjs" "$PWD/ev.json" ev.got ev.inst 2> ev.err
 	rc=$?
-	awk -f "$srcdir/tests/data/chrome/slices.awk" "$2" |
-	    awk '{ if ($5 == "0.000") $6 = "z"; print }' | sort > ev.want
+	slices_of "$2" | awk '{ if ($5 == "0.000") $6 = "z"; print }' | sort > ev.want
 	sort ev.got > ev.have
 	diff ev.want ev.have > ev.diff
 	is "$rc $(wc -l < ev.diff | tr -d ' ')" "0 0" \
@@ -147,6 +147,5 @@ slices() {	# NAME TEXT
 	is "$(comm -12 wk.names nt.names | wc -l | tr -d ' ') $(diff nt.want nt.have | wc -l | tr -d ' ')" "0 0" \
 	    "$1: $(wc -l < nt.want | tr -d ' ') kinds of records without a thread on tracks of their own"
 }
-. "$srcdir/tests/data/chrome/each-trace.sh"
 each_trace "in the trace engine" slices
 done_testing

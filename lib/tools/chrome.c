@@ -39,6 +39,7 @@
 #define TC_NOTHREAD_TID UINT64_C(0x100000000)
 #define TC_NOTHREAD_PID UINT64_C(0x8000000000000000)
 #define TC_LANE_PID UINT64_C(0x4000000000000000)
+#define TC_RECENT 64	/* slices of a track checked for overlap */
 
 enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT, SL_SCOPE };
 
@@ -55,6 +56,8 @@ struct open_slice {
 	char name[TC_NAME];
 	struct buf args;	/* ,"args":{...} of the opening record */
 	struct buf held;	/* closed slices with its start, to follow it */
+	int nested;		/* slices inside it went to its track: */
+	uint64_t first, last;	/* their earliest start and latest end */
 };
 
 struct thread {
@@ -62,6 +65,8 @@ struct thread {
 	struct open_slice *stack;
 	size_t n, cap;
 	size_t lanes;		/* its tracks of overlapping slices */
+	uint64_t (*recent)[2];	/* the last slices on its track: start, end */
+	size_t nrecent;
 	uint64_t lane_end;	/* a lane: the latest end of its slices */
 	int run;		/* an instruction run is open */
 	uint64_t run_base, run_start, run_end, run_insns, run_reads,
@@ -409,6 +414,7 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	memcpy(s->name, name, s->namelen);
 	s->args.len = 0;
 	s->held.len = 0;
+	s->nested = 0;
 	/* The args, kept until the slice closes (the buffers are reused). */
 	put_args(c, scratch(c), rec, drop, drop2);
 	/* None when they outgrew the scratch buffer. */
@@ -474,6 +480,30 @@ drop_slice(struct thread *t, size_t k)
 }
 
 /*
+ * Whether [start, end) overlaps one of the last TC_RECENT slices of t's
+ * track without nesting (records of a dial9 worker come in batches that
+ * go back in time); if not, it is one of them now.  -1 out of memory.
+ */
+static int
+crosses(struct thread *t, uint64_t start, uint64_t end)
+{
+	size_t i, n = t->nrecent < TC_RECENT ? t->nrecent : TC_RECENT;
+
+	for (i = 0; i < n; i++) {
+		uint64_t a = t->recent[i][0], b = t->recent[i][1];
+		if ((a < start && start < b && b < end) ||
+		    (start < a && a < end && end < b))
+			return 1;
+	}
+	if (t->recent == NULL &&
+	    (t->recent = malloc(TC_RECENT * sizeof *t->recent)) == NULL)
+		return -1;
+	t->recent[t->nrecent++ % TC_RECENT][0] = start;
+	t->recent[(t->nrecent - 1) % TC_RECENT][1] = end;
+	return 0;
+}
+
+/*
  * Close the innermost open slice of this type and key (name for events,
  * any key for WTF scopes: a leave ends the innermost scope, as WTF's
  * loader has it).  1 closed, 0 none open, -1 out of memory.
@@ -482,30 +512,56 @@ static int
 close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
     const char *name, size_t namelen)
 {
+	struct open_slice *s;
+	uint64_t end;
 	size_t k;
-	int rc;
+	int rc = 0;
 
 	for (k = t->n; k-- > 0;) {
-		const struct open_slice *s = &t->stack[k];
-		if (s->type == type && (type == SL_SCOPE || s->key == key) &&
-		    (type != SL_EVENT || (s->namelen == namelen &&
-		    memcmp(s->name, name, namelen) == 0)))
+		const struct open_slice *o = &t->stack[k];
+		if (o->type == type && (type == SL_SCOPE || o->key == key) &&
+		    (type != SL_EVENT || (o->namelen == namelen &&
+		    memcmp(o->name, name, namelen) == 0)))
 			break;
 	}
 	if (k == (size_t)-1)
 		return 0;
-	if (k + 1 < t->n) {
+	s = &t->stack[k];
+	end = c->now > s->start ? c->now : s->start;
+	/*
+	 * It overlaps a slice still open above it, or one of those closed
+	 * inside it on its track (the times of a dial9 stream go back).
+	 */
+	if (k + 1 < t->n || (s->nested && (s->first < s->start ||
+	    s->last > end)) || (rc = crosses(t, s->start, end)) != 0) {
+		if (rc < 0)
+			return -1;
 		size_t ti = (size_t)(t - c->th);
-		const struct thread *on = lane(c, ti, t->stack[k].start);
+		const struct thread *on = lane(c, ti, s->start);
 		if (on == NULL)
 			return -1;
 		t = &c->th[ti];	/* after the realloc of the threads */
+		s = &t->stack[k];
 		rc = end_slice(c, t, k, 0, on);
 	} else {
 		rc = end_slice(c, t, k, 0, t);
+		if (!s->nested || s->start < s->first)
+			s->first = s->start;
+		if (!s->nested || end > s->last)
+			s->last = end;
+		s->nested = 1;
 	}
 	if (rc < 0)
 		return -1;
+	/* What is on t's track is inside the slice under it. */
+	if (k > 0 && s->nested) {
+		struct open_slice *u = &t->stack[k - 1];
+		if (!u->nested || s->first < u->first)
+			u->first = s->first;
+		if (!u->nested || s->last > u->last)
+			u->last = s->last;
+		u->nested = 1;
+	}
 	drop_slice(t, k);
 	return 1;
 }
@@ -929,6 +985,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 			free(t->stack[k].held.p);
 		}
 		free(t->stack);
+		free(t->recent);
 	}
 	free(c.th);
 	free(c.appends.p);

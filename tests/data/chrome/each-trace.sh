@@ -20,3 +20,12 @@ each_trace() {
 		done
 	done
 }
+
+# slices_of TEXT: the slices of a trace text, "pid tid name start dur
+# depth", nested by time as the viewers nest a track's slices.
+slices_of() {
+	awk -f "$srcdir/tests/data/chrome/slices.awk" "$1" |
+	    awk '{ print $0, sprintf("%.3f", $4 + $5) }' |
+	    sort -k1,1n -k2,2 -k4,4n -k7,7nr -k6,6n |
+	    awk -f "$srcdir/tests/data/chrome/depth.awk"
+}

@@ -31,24 +31,67 @@ function emit(k, t, endts, lane,   nm) {
 	nm = nm_[t, k]; gsub(/ /, "_", nm)
 	print pid_[t, k], lane ? tid_[t, k] "_overlap_" lane : tid_[t, k], nm, us(st_[t, k]), us(diff(st_[t, k], endts) ""), lane ? 0 : k - 1
 }
-# A slice that ends while one opened after it is open overlaps it: on
-# the first lane of its thread whose slices all end by its start.
-function close_at(t, k, endts,   j, l) {
-	if (k < n[t]) {
+# A slice that ends while one opened after it is open overlaps it, and
+# so does one that does not hold the slices closed inside it on its
+# track (times that go back): on the first lane of its thread whose
+# slices all end by its start.
+# Overlap is checked against the last 64 slices of the track.
+function crosses(t, a, b,   i, m, x, y) {
+	m = rn[t] < 64 ? rn[t] : 64
+	for (i = 0; i < m; i++) {
+		x = rs[t, i] + 0; y = re[t, i] + 0
+		if ((x < a && a < y && y < b) || (a < x && x < b && b < y)) return 1
+	}
+	rs[t, rn[t] % 64] = a; re[t, rn[t] % 64] = b; rn[t]++
+	return 0
+}
+function close_at(t, k, endts,   j, l, e, lane) {
+	e = endts + 0 < st_[t, k] + 0 ? st_[t, k] : endts
+	lane = k < n[t] || (ne_[t, k] && (fs_[t, k] + 0 < st_[t, k] + 0 || ls_[t, k] + 0 > e + 0)) || crosses(t, st_[t, k] + 0, e + 0)
+	if (lane) {
 		for (l = 1; (t, l) in lend && lend[t, l] + 0 > st_[t, k] + 0; l++) ;
 		if (!((t, l) in lend) || lend[t, l] + 0 < endts + 0) lend[t, l] = endts
+	} else {
+		if (!ne_[t, k] || st_[t, k] + 0 < fs_[t, k] + 0) fs_[t, k] = st_[t, k]
+		if (!ne_[t, k] || e + 0 > ls_[t, k] + 0) ls_[t, k] = e
+		ne_[t, k] = 1
 	}
-	emit(k, t, endts, k < n[t] ? l : 0)
-	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1] }
+	if (k > 1 && ne_[t, k]) {
+		if (!ne_[t, k - 1] || fs_[t, k] + 0 < fs_[t, k - 1] + 0) fs_[t, k - 1] = fs_[t, k]
+		if (!ne_[t, k - 1] || ls_[t, k] + 0 > ls_[t, k - 1] + 0) ls_[t, k - 1] = ls_[t, k]
+		ne_[t, k - 1] = 1
+	}
+	emit(k, t, endts, lane ? l : 0)
+	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1]; ne_[t, j] = ne_[t, j + 1]; fs_[t, j] = fs_[t, j + 1]; ls_[t, j] = ls_[t, j + 1] }
 	n[t]--
 }
-function push(t, name, type) { n[t]++; nm_[t, n[t]] = name; st_[t, n[t]] = ts; ty_[t, n[t]] = type; pid_[t, n[t]] = pid; tid_[t, n[t]] = tid }
-/ ts=/ { for (i = 2; i <= NF; i++) if ($i ~ /^ts=/) last = substr($i, 4) }
+function push(t, name, type) { n[t]++; ne_[t, n[t]] = 0; nm_[t, n[t]] = name; st_[t, n[t]] = ts; ty_[t, n[t]] = type; pid_[t, n[t]] = pid; tid_[t, n[t]] = tid }
+# The time of a record of a shared kind: its ts, or, when the first has
+# none (RapidBin), its position among them (one position one us).
+/^(insn|read|write|acquire|release|request|fork|join|begin|end|branch|event) / {
+	hasts = 0
+	for (i = 2; i <= NF; i++) if ($i ~ /^ts=/) { hasts = 1; now = substr($i, 4) }
+	if (mode == "") mode = hasts ? "ns" : "pos"
+	if (mode == "pos") now = (pos++) * 1000
+	last = now
+}
+# fork and join: a slice of one tick on each thread (1 ns, or one
+# position), the second a tick later.
+/^(fork|join) / {
+	delete F
+	for (i = 2; i <= NF; i++) { j = index($i, "="); F[substr($i, 1, j - 1)] = substr($i, j + 1) }
+	if (!("child" in F)) next
+	tick = mode == "pos" ? 1000 : 1
+	pid = ("input" in F) ? F["input"] : 0
+	a = $1 == "fork" ? F["tid"] : F["child"]; b = $1 == "fork" ? F["child"] : F["tid"]
+	print pid, a, $1, us(now ""), us(tick ""), 0
+	print pid, b, $1, us((now + tick) ""), us(tick ""), 0
+}
 /^event / {
 	delete F
 	for (i = 2; i <= NF; i++) { j = index($i, "="); F[substr($i, 1, j - 1)] = substr($i, j + 1) }
-	if (!("tid" in F) || !("ts" in F)) next
-	ts = F["ts"]; last = ts; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
+	if (!("tid" in F)) next
+	ts = now; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
 	nm = val(F["name"])
 	if (nm == "wtf.scope#leave") {
 		for (k = n[t]; k > 0; k--) if (ty_[t, k] == "scope") { close_at(t, k, ts); break }
@@ -64,11 +107,10 @@ function push(t, name, type) { n[t]++; nm_[t, n[t]] = name; st_[t, n[t]] = ts; t
 /^(acquire|release|begin|end) / {
 	delete F
 	for (i = 2; i <= NF; i++) { j = index($i, "="); F[substr($i, 1, j - 1)] = substr($i, j + 1) }
-	if (!("ts" in F)) next
-	ts = F["ts"]; last = ts; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
+	ts = now; tid = F["tid"]; pid = ("input" in F) ? F["input"] : 0; t = pid " " tid
 	if ($1 == "acquire") push(t, "lock " F["lock"], "lock " F["lock"])
 	else if ($1 == "begin") push(t, "block", "block")
 	else { ty = $1 == "release" ? "lock " F["lock"] : "block"
 		for (k = n[t]; k > 0; k--) if (ty_[t, k] == ty) { close_at(t, k, ts); break } }
 }
-END { for (t in n) while (n[t] > 0) close_at(t, n[t], last) }
+END { for (t in n) while (n[t] > 0) { emit(n[t], t, last, 0); n[t]-- } }
