@@ -141,11 +141,26 @@ slices() {	# NAME TEXT
 	# Instants of records without tid: on their own tracks only.
 	grep '^event ' "$2" | grep -v ' tid=' | sed 's/.* name=\([^ ]*\).*/\1/' |
 	    sort | uniq -c | awk '{ print $2, $1 }' > nt.want
-	awk '$2 == $3 { print $3, $4 }' ev.inst | sort > nt.have
+	awk '$2 == $3 { n[$3] += $4 } END { for (k in n) print k, n[k] }' ev.inst | sort > nt.have
 	awk '$2 != $3 { print $3 }' ev.inst | sort -u > wk.names
 	sed 's/ .*//' nt.want > nt.names
 	is "$(comm -12 wk.names nt.names | wc -l | tr -d ' ') $(diff nt.want nt.have | wc -l | tr -d ' ')" "0 0" \
 	    "$1: $(wc -l < nt.want | tr -d ' ') kinds of records without a thread on tracks of their own"
 }
 each_trace "in the trace engine" slices
+# Two WTF traces merged with --tag: each input a process of its own,
+# named for it, with its slices and zones (the same tid 1 in both).
+c=$(corpus wtf)
+if [ -n "$c" ]; then
+	wtf2txt "$c/v10-js-multichunk.wtf-trace" > m1.txt
+	wtf2txt "$c/v10-cpp-bindings.wtf-trace" > m2.txt
+	txtmerge --tag m1.txt m2.txt > mt.txt
+	slices "two WTF traces merged with --tag" mt.txt
+	is "$(grep -c '^0 1 ' ev.have) $(grep -c '^1 1 ' ev.have)" \
+	    "$(grep -c '^0 1 ' ev.want) $(grep -c '^1 1 ' ev.want)" "merged: each input's slices in its own process"
+	is "$(grep -o '"name":"process_name","pid":[01],"tid":0,"args":{"name":"input [01]"}' ev.json | wc -l | tr -d ' ')" 2 \
+	    "merged: the processes named input 0 and input 1"
+else
+	skip "no ../shared corpus" "two WTF traces merged with --tag"
+fi
 done_testing
