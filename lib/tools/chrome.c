@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "base/digits.h"
+#include "base/fpconv.h"
 #include "base/grow.h"
 #include "base/hash.h"
 #include "base/idmap.h"
@@ -39,7 +40,6 @@
 #define TC_NOTHREAD_TID UINT64_C(0x100000000)
 #define TC_NOTHREAD_PID UINT64_C(0x8000000000000000)
 #define TC_LANE_PID UINT64_C(0x4000000000000000)
-#define TC_RECENT 64	/* slices of a track checked for overlap */
 
 enum slice_type { SL_LOCK, SL_BLOCK, SL_EVENT, SL_SCOPE };
 
@@ -56,6 +56,7 @@ struct open_slice {
 	char name[TC_NAME];
 	struct buf args;	/* ,"args":{...} of the opening record */
 	struct buf held;	/* closed slices with its start, to follow it */
+	int late;		/* opened before the end of a slice on its track */
 	int nested;		/* slices inside it went to its track: */
 	uint64_t first, last;	/* their earliest start and latest end */
 };
@@ -65,8 +66,7 @@ struct thread {
 	struct open_slice *stack;
 	size_t n, cap;
 	size_t lanes;		/* its tracks of overlapping slices */
-	uint64_t (*recent)[2];	/* the last slices on its track: start, end */
-	size_t nrecent;
+	uint64_t hi;		/* the latest end of the slices on its track */
 	uint64_t lane_end;	/* a lane: the latest end of its slices */
 	int run;		/* an instruction run is open */
 	uint64_t run_base, run_start, run_end, run_insns, run_reads,
@@ -100,22 +100,25 @@ put_u64(struct tp_out *o, uint64_t v)
 }
 
 /* A time in microseconds: ns / 1000 with three decimals, or a position. */
-static void
-put_time(struct tc *c, struct tp_out *o, uint64_t t)
+static char *
+fmt_time(const struct tc *c, char *p, uint64_t t)
 {
 	unsigned frac = (unsigned)(t % 1000);
-	char *p;
 
-	if (c->mode != 1) {
-		put_u64(o, t);
-		return;
-	}
-	p = tp_fmt_u64(tp_out_reserve(o, 24), t / 1000);
+	if (c->mode != 1)
+		return tp_fmt_u64(p, t);
+	p = tp_fmt_u64(p, t / 1000);
 	*p++ = '.';
 	*p++ = (char)('0' + frac / 100);
 	*p++ = (char)('0' + frac / 10 % 10);
 	*p++ = (char)('0' + frac % 10);
-	tp_out_commit(o, p);
+	return p;
+}
+
+static void
+put_time(struct tc *c, struct tp_out *o, uint64_t t)
+{
+	tp_out_commit(o, fmt_time(c, tp_out_reserve(o, 24), t));
 }
 
 /* The separator before an event written to the trace itself. */
@@ -219,11 +222,31 @@ put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec,
 		tp_out_putc(o, '}');
 }
 
+/*
+ * The duration of a slice from start: the viewers add it to the start
+ * in doubles, and a start and a duration in decimals may add up past
+ * the end (147918382.316 + 0.458 > 147918382.774), so that the slice
+ * overlaps the next one.  Then the duration is the end less the start in
+ * doubles (exact: they are close), which adds up to the end.  Whole
+ * microseconds add up exactly (below 2^53).
+ */
 static void
-put_dur(struct tc *c, struct tp_out *o, uint64_t d)
+put_dur(struct tc *c, struct tp_out *o, uint64_t start, uint64_t d)
 {
+	char a[32], e[32], *p;
+	double x, y, z;
+
 	tp_out_puts(o, ",\"dur\":");
-	put_time(c, o, d);
+	p = tp_out_reserve(o, 32);
+	if (c->mode != 1 || (start % 1000 == 0 && d % 1000 == 0) ||
+	    tp_parse_f64(a, (size_t)(fmt_time(c, a, start) - a), &x) < 0 ||
+	    tp_parse_f64(e, (size_t)(fmt_time(c, e, start + d) - e), &z) < 0 ||
+	    tp_parse_f64(p, (size_t)(fmt_time(c, p, d) - p), &y) < 0 ||
+	    x + y == z) {
+		tp_out_commit(o, fmt_time(c, p, d));
+		return;
+	}
+	tp_out_commit(o, tp_fmt_f64(p, z - x));
 }
 
 static int
@@ -324,9 +347,13 @@ name_input(struct tc *c, uint64_t pid)
 
 /*
  * The track for a slice of t that ends while a slice opened after it is
- * still open: the two overlap without nesting, which no viewer shows on
- * one track (speedscope keeps one stack per thread and closes the wrong
- * one; DevTools leaves it out of its tree).  The first of t's lanes,
+ * still open, that ends before a slice closed inside it, or that opened
+ * before the end of a slice already on t's track (records that go back
+ * in time: a dial9 worker's batches, WTF's gc slices written when they
+ * end): it may overlap the slices of t's track without nesting, which
+ * no viewer shows on one track (speedscope keeps one stack per thread
+ * and closes the wrong one; DevTools leaves it out of its tree).  The
+ * first of t's lanes,
  * named "TID overlap N", whose slices all end by its start.
  */
 static struct thread *
@@ -368,7 +395,7 @@ flush_run(struct tc *c, struct thread *t)
 	t->run = 0;
 	p = tp_fmt_hex(name, t->run_base);
 	head(c, "X", name, (size_t)(p - name), t, t->run_start);
-	put_dur(c, c->o, t->run_end - t->run_start);
+	put_dur(c, c->o, t->run_start, t->run_end - t->run_start);
 	tp_out_puts(c->o, ",\"args\":{\"insns\":");
 	put_u64(c->o, t->run_insns);
 	tp_out_puts(c->o, ",\"reads\":");
@@ -415,6 +442,7 @@ open_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	s->args.len = 0;
 	s->held.len = 0;
 	s->nested = 0;
+	s->late = c->now < t->hi;
 	/* The args, kept until the slice closes (the buffers are reused). */
 	put_args(c, scratch(c), rec, drop, drop2);
 	/* None when they outgrew the scratch buffer. */
@@ -444,7 +472,7 @@ end_slice(struct tc *c, struct thread *t, size_t k, int unfinished,
 		head_to(c, o, dur == 0 ? (pass ? "E" : "B") : "X", s->name,
 		    s->namelen, on, s->start);
 		if (dur > 0)
-			put_dur(c, o, dur);
+			put_dur(c, o, s->start, dur);
 		if (s->args.len > 0)	/* p is NULL while none were kept */
 			tp_out_write(o, s->args.p,
 			    unfinished ? s->args.len - 1 : s->args.len);
@@ -480,30 +508,6 @@ drop_slice(struct thread *t, size_t k)
 }
 
 /*
- * Whether [start, end) overlaps one of the last TC_RECENT slices of t's
- * track without nesting (records of a dial9 worker come in batches that
- * go back in time); if not, it is one of them now.  -1 out of memory.
- */
-static int
-crosses(struct thread *t, uint64_t start, uint64_t end)
-{
-	size_t i, n = t->nrecent < TC_RECENT ? t->nrecent : TC_RECENT;
-
-	for (i = 0; i < n; i++) {
-		uint64_t a = t->recent[i][0], b = t->recent[i][1];
-		if ((a < start && start < b && b < end) ||
-		    (start < a && a < end && end < b))
-			return 1;
-	}
-	if (t->recent == NULL &&
-	    (t->recent = malloc(TC_RECENT * sizeof *t->recent)) == NULL)
-		return -1;
-	t->recent[t->nrecent++ % TC_RECENT][0] = start;
-	t->recent[(t->nrecent - 1) % TC_RECENT][1] = end;
-	return 0;
-}
-
-/*
  * Close the innermost open slice of this type and key (name for events,
  * any key for WTF scopes: a leave ends the innermost scope, as WTF's
  * loader has it).  1 closed, 0 none open, -1 out of memory.
@@ -532,10 +536,8 @@ close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 	 * It overlaps a slice still open above it, or one of those closed
 	 * inside it on its track (the times of a dial9 stream go back).
 	 */
-	if (k + 1 < t->n || (s->nested && (s->first < s->start ||
-	    s->last > end)) || (rc = crosses(t, s->start, end)) != 0) {
-		if (rc < 0)
-			return -1;
+	if (k + 1 < t->n || s->late || (s->nested &&
+	    (s->first < s->start || s->last > end))) {
 		size_t ti = (size_t)(t - c->th);
 		const struct thread *on = lane(c, ti, s->start);
 		if (on == NULL)
@@ -545,6 +547,8 @@ close_slice(struct tc *c, struct thread *t, int type, uint64_t key,
 		rc = end_slice(c, t, k, 0, on);
 	} else {
 		rc = end_slice(c, t, k, 0, t);
+		if (end > t->hi)
+			t->hi = end;
 		if (!s->nested || s->start < s->first)
 			s->first = s->start;
 		if (!s->nested || end > s->last)
@@ -592,7 +596,7 @@ flow(struct tc *c, struct thread *from, struct thread *to, const char *what)
 	 */
 	for (k = 0; k < 2; k++) {
 		head(c, "X", what, strlen(what), t[k], c->now + (uint64_t)k);
-		put_dur(c, c->o, 1);
+		put_dur(c, c->o, c->now + (uint64_t)k, 1);
 		tp_out_puts(c->o, ",\"cat\":\"");
 		tp_out_puts(c->o, what);
 		tp_out_puts(c->o, "\"}");
@@ -985,7 +989,6 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 			free(t->stack[k].held.p);
 		}
 		free(t->stack);
-		free(t->recent);
 	}
 	free(c.th);
 	free(c.appends.p);

@@ -32,26 +32,18 @@ function emit(k, t, endts, lane,   nm) {
 	print pid_[t, k], lane ? tid_[t, k] "_overlap_" lane : tid_[t, k], nm, us(st_[t, k]), us(diff(st_[t, k], endts) ""), lane ? 0 : k - 1
 }
 # A slice that ends while one opened after it is open overlaps it, and
-# so does one that does not hold the slices closed inside it on its
-# track (times that go back): on the first lane of its thread whose
-# slices all end by its start.
-# Overlap is checked against the last 64 slices of the track.
-function crosses(t, a, b,   i, m, x, y) {
-	m = rn[t] < 64 ? rn[t] : 64
-	for (i = 0; i < m; i++) {
-		x = rs[t, i] + 0; y = re[t, i] + 0
-		if ((x < a && a < y && y < b) || (a < x && x < b && b < y)) return 1
-	}
-	rs[t, rn[t] % 64] = a; re[t, rn[t] % 64] = b; rn[t]++
-	return 0
-}
+# so may one that does not hold the slices closed inside it on its track
+# or one opened before the end of a slice already on its track (times
+# that go back): on the first lane of its thread whose slices all
+# end by its start.
 function close_at(t, k, endts,   j, l, e, lane) {
 	e = endts + 0 < st_[t, k] + 0 ? st_[t, k] : endts
-	lane = k < n[t] || (ne_[t, k] && (fs_[t, k] + 0 < st_[t, k] + 0 || ls_[t, k] + 0 > e + 0)) || crosses(t, st_[t, k] + 0, e + 0)
+	lane = k < n[t] || la_[t, k] || (ne_[t, k] && (fs_[t, k] + 0 < st_[t, k] + 0 || ls_[t, k] + 0 > e + 0))
 	if (lane) {
 		for (l = 1; (t, l) in lend && lend[t, l] + 0 > st_[t, k] + 0; l++) ;
 		if (!((t, l) in lend) || lend[t, l] + 0 < endts + 0) lend[t, l] = endts
 	} else {
+		if (!(t in hi) || e + 0 > hi[t] + 0) hi[t] = e
 		if (!ne_[t, k] || st_[t, k] + 0 < fs_[t, k] + 0) fs_[t, k] = st_[t, k]
 		if (!ne_[t, k] || e + 0 > ls_[t, k] + 0) ls_[t, k] = e
 		ne_[t, k] = 1
@@ -62,10 +54,10 @@ function close_at(t, k, endts,   j, l, e, lane) {
 		ne_[t, k - 1] = 1
 	}
 	emit(k, t, endts, lane ? l : 0)
-	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1]; ne_[t, j] = ne_[t, j + 1]; fs_[t, j] = fs_[t, j + 1]; ls_[t, j] = ls_[t, j + 1] }
+	for (j = k; j < n[t]; j++) { nm_[t, j] = nm_[t, j + 1]; st_[t, j] = st_[t, j + 1]; ty_[t, j] = ty_[t, j + 1]; pid_[t, j] = pid_[t, j + 1]; tid_[t, j] = tid_[t, j + 1]; ne_[t, j] = ne_[t, j + 1]; la_[t, j] = la_[t, j + 1]; fs_[t, j] = fs_[t, j + 1]; ls_[t, j] = ls_[t, j + 1] }
 	n[t]--
 }
-function push(t, name, type) { n[t]++; ne_[t, n[t]] = 0; nm_[t, n[t]] = name; st_[t, n[t]] = ts; ty_[t, n[t]] = type; pid_[t, n[t]] = pid; tid_[t, n[t]] = tid }
+function push(t, name, type) { n[t]++; ne_[t, n[t]] = 0; la_[t, n[t]] = (t in hi) && ts + 0 < hi[t] + 0; nm_[t, n[t]] = name; st_[t, n[t]] = ts; ty_[t, n[t]] = type; pid_[t, n[t]] = pid; tid_[t, n[t]] = tid }
 # The time of a record of a shared kind: its ts, or, when the first has
 # none (RapidBin), its position among them (one position one us).
 /^(insn|read|write|acquire|release|request|fork|join|begin|end|branch|event) / {
