@@ -29,7 +29,7 @@ c=$(corpus wtf)
 if [ -n "$c" ]; then
 	wtf2txt "$c/blk-client.wtf-trace" > w.txt
 	txt2chrome w.txt > w.json 2> w.err
-	x=$(grep -c '^{"ph":"X"' w.json)
+	x=$(grep -c '^{"ph":"[XB]"' w.json)
 	is "$x" "$(($(grep -c '^event .* name=wtf.scope#leave ' w.txt) + $(grep -c '^event .* name=wtf.timing#frameStart ' w.txt)))" \
 	    "WTF: a slice per scope left and per frame"
 	is "$(grep -c '^{"ph":"I","name":"wtf.scope#appendData"' w.json)" 0 \
@@ -37,6 +37,36 @@ if [ -n "$c" ]; then
 else
 	skip "no ../shared corpus" "WTF: a slice per scope left and per frame"
 	skip "no ../shared corpus" "WTF: appended scope data goes into the args of the scope"
+fi
+
+# -v counts every end without its begin (a name pair's end, a leave
+# with no scope open, a release, an end), each an instant; a slice still
+# open at the end keeps its args.
+printf 'event name=PollEndEvent ts=1 tid=1\nevent name=wtf.scope#leave ts=2 tid=1\nrelease ts=3 tid=1 lock=1\nend ts=4 tid=1\nevent name=PollStartEvent ts=5 tid=1 task=3\n' > v.txt
+txt2chrome -v v.txt > v.json 2> v.err
+like "$(cat v.err)" "*4 ends without a begin, 1 slices unfinished*" "-v: 4 ends without a begin"
+is "$(grep -c '"ph":"I"' v.json)" 4 "each unmatched end an instant"
+grep -q '^{"ph":"B","name":"Poll","pid":0,"tid":1,"ts":0.005,"args":{"task":3,"unfinished":true}},$' v.json
+ok $? "an unfinished slice keeps its args"
+# WTF's loader pairs a leave with the innermost open scope, whatever the
+# scope= the text gives it (a filtered or hand-made stream).
+printf 'wtf-header version=10\nevent tid=1 ts=1000 time=1 name=a scope=7\nevent tid=1 ts=2000 time=2 name=b scope=8\nevent tid=1 ts=3000 time=3 name=wtf.scope#leave scope=7\nevent tid=1 ts=4000 time=4 name=wtf.scope#leave\n' |
+    txt2chrome | grep '"ph":"X"' > l.got
+is "$(cat l.got)" '{"ph":"X","name":"b","pid":0,"tid":1,"ts":2.000,"dur":1.000},
+{"ph":"X","name":"a","pid":0,"tid":1,"ts":1.000,"dur":3.000}' "a leave ends the innermost scope (WTF's loader)"
+
+# The C++ bindings' append-scope-data events: their args in the scope's,
+# as wtf-dump (WTF's own tool) shows them.
+c=$(corpus wtf)
+if [ -n "$c" ] && [ -f "$c/v10-cpp-bindings.wtf-dump.txt" ]; then
+	wtf2txt "$c/v10-cpp-bindings.wtf-trace" | txt2chrome > cpp.json
+	sed -n 's/^{"ph":"[XB]","name":"cpp#Work",.*"args":\(.*\)},*$/\1/p' cpp.json > cpp.got
+	sed -n 's/^ *[0-9.]*ms \[[^]]*\] cpp#Work  *\({.*}\)$/\1/p' "$c/v10-cpp-bindings.wtf-dump.txt" > cpp.want
+	is "$(cat cpp.got)" "$(cat cpp.want)" "append-scope-data merged: cpp#Work args as wtf-dump shows them ($(wc -l < cpp.want | tr -d ' ') scopes)"
+	is "$(grep -c __wtf_append_scope cpp.json)" 0 "no append-scope-data event left as an instant"
+else
+	skip "no ../shared corpus" "append-scope-data merged"
+	skip "no ../shared corpus" "no append-scope-data event left as an instant"
 fi
 
 # No ts: a record's position is its time.
