@@ -144,6 +144,7 @@ struct dec {
 	struct strtab strs;
 	unsigned char *scratch;
 	size_t scratchcap;
+	struct buf anyout, anychk, anytmp;	/* wtf_any_text's */
 };
 
 static int
@@ -1018,6 +1019,28 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 	return put_str(d, p, d->strs.base + en->off, en->len, 0);
 }
 
+/*
+ * An any argument: its JSON text as the value it stands for when the
+ * encoder gives the same bytes back (wtf_any_text), else as a string.
+ */
+static char *
+cff_put_any(struct dec *d, char *p, uint32_t o)
+{
+	const struct strent *en;
+	int rc;
+
+	if (o >= 0xfffffffeu)
+		return cff_put_string(d, p, o);
+	en = &d->strs.ent[o];
+	rc = wtf_any_text((const char *)d->strs.base + en->off, en->len,
+	    &d->anyout, &d->anychk, &d->anytmp);
+	if (rc <= 0)
+		return cff_put_string(d, p, o);	/* out of memory: as before */
+	p = room(d, p, d->anyout.len + ARG_ROOM);
+	memcpy(p, d->anyout.b, d->anyout.len);
+	return p + d->anyout.len;
+}
+
 static char *
 cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
     const unsigned char *s)
@@ -1053,8 +1076,11 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 		} else {
 			unsigned char u[4];
 			switch (a->type) {
-			case WT_ASCII: case WT_UTF8: case WT_ANY:
+			case WT_ASCII: case WT_UTF8:
 				p = cff_put_string(d, p, v);
+				break;
+			case WT_ANY:
+				p = cff_put_any(d, p, v);
 				break;
 			case WT_CHAR:
 				u[0] = (unsigned char)v;
@@ -1420,6 +1446,9 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	free(d->strs.text);
 	free(d->strs.hash);
 	free(d->scratch);
+	free(d->anyout.b);
+	free(d->anychk.b);
+	free(d->anytmp.b);
 	free(d);
 	return rc;
 }
