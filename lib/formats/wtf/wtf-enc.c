@@ -214,8 +214,8 @@ tab_add(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 }
 
 /* A chunk with an event buffer to append records to. */
-static int
-event_chunk(struct enc *e, const struct tr_rec *rec)
+int
+wtf_event_chunk(struct enc *e, const struct tr_rec *rec)
 {
 	if (e->version == 0 && wtf_auto_header(e, rec) < 0)
 		return -1;
@@ -266,8 +266,8 @@ rec_u32(struct enc *e, uint32_t v)
 }
 
 /* The record head: wire id and time. */
-static int
-rec_head(struct enc *e, uint32_t wire, uint32_t time)
+int
+wtf_rec_head(struct enc *e, uint32_t wire, uint32_t time)
 {
 	e->rec.len = 0;
 	if (e->version == WTF_LEGACY_VERSION) {
@@ -280,8 +280,8 @@ rec_head(struct enc *e, uint32_t wire, uint32_t time)
 }
 
 /* The finished record into the trace. */
-static int
-rec_emit(struct enc *e)
+int
+wtf_rec_emit(struct enc *e)
 {
 	e->st->events++;
 	if (e->version == WTF_LEGACY_VERSION) {
@@ -292,8 +292,8 @@ rec_emit(struct enc *e)
 }
 
 /* A legacy ascii string, or a CFF string slot. */
-static int
-rec_string(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
+int
+wtf_rec_string(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
     int type, const unsigned char *s, size_t n, const struct tr_field *chars)
 {
 	if (e->version != WTF_LEGACY_VERSION) {
@@ -512,8 +512,8 @@ any_json(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
  * The arguments of an event from the record's fields; *matched counts the
  * fields used, *arg0 gets the first argument as an integer.
  */
-static int
-rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
+int
+wtf_rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
     size_t *matched, int64_t *arg0)
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
@@ -565,7 +565,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 			if (legacy && a->type != WT_ASCII &&
 			    (chars = find_extra(e, rec, a, ".chars")) != NULL)
 				extras++;
-			if (rec_string(e, rec, f, a->type, s, n, chars) < 0)
+			if (wtf_rec_string(e, rec, f, a->type, s, n, chars) < 0)
 				return -1;
 			if (!legacy && get_pad(e, rec, a, pad, 0, &extras) < 0)
 				return -1;
@@ -621,21 +621,21 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 /* ------------------------------------------------------------- defines */
 
 /* Write a define record (wire 1) for def. */
-static int
-emit_define(struct enc *e, const struct tr_rec *rec,
+int
+wtf_emit_define(struct enc *e, const struct tr_rec *rec,
     const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2])
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
 	unsigned char slot[4];
 
-	if (rec_head(e, WTF_WIRE_DEFINE, time) < 0)
+	if (wtf_rec_head(e, WTF_WIRE_DEFINE, time) < 0)
 		return -1;
 	if (legacy) {
 		if (rec_u16(e, def->wire) < 0 || rec_u16(e, def->cls) < 0 ||
 		    rec_u32(e, def->flags) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->name, def->namelen, NULL) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->sig, def->siglen, NULL) < 0)
 			return -1;
 	} else {
@@ -646,18 +646,18 @@ emit_define(struct enc *e, const struct tr_rec *rec,
 		tp_put_le16(slot, (uint16_t)def->cls);
 		memcpy(slot + 2, pads[1], 2);
 		if (rec_add(e, slot, 4) < 0 || rec_u32(e, def->flags) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->name, def->namelen, NULL) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->sig, def->siglen, NULL) < 0)
 			return -1;
 	}
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /* Enter a definition; fails as the decoder would on the same bytes. */
-static int
-enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
+int
+wtf_enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 {
 	if (def->wire == WTF_WIRE_DEFINE &&
 	    !wtf_same_as_define(&e->defs, def)) {
@@ -726,7 +726,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	struct wtf_def *def;
 	int signull;
 
-	if (event_chunk(e, rec) < 0)
+	if (wtf_event_chunk(e, rec) < 0)
 		return -1;
 	for (int i = 0; i < 5; i++)
 		if ((f[i] = find_key(rec, keys[i], strlen(keys[i]))) == NULL)
@@ -779,7 +779,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	free(name);
 	if (def == NULL)
 		return tr_fail(e->r, rec, f[4], "%s", why);
-	if (enc_enter(e, rec, def) < 0)
+	if (wtf_enc_enter(e, rec, def) < 0)
 		return -1;
 	for (size_t i = 0; i < rec->nf; i++) {
 		const struct tr_field *g = &rec->f[i];
@@ -791,7 +791,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	if (matched != rec->nf)
 		return tr_fail(e->r, rec, NULL, "wtf-define with a field it "
 		    "does not have");
-	return emit_define(e, rec, def, time, pads);
+	return wtf_emit_define(e, rec, def, time, pads);
 }
 
 /*
@@ -805,8 +805,8 @@ define_inferred(struct enc *e, const struct tr_rec *rec, const char *name,
 	static const unsigned char nopad[2][2];
 	struct wtf_def *def = wtf_infer_def(e, rec, name, namelen, hint);
 
-	if (def == NULL || enc_enter(e, rec, def) < 0 ||
-	    emit_define(e, rec, def, time, nopad) < 0)
+	if (def == NULL || wtf_enc_enter(e, rec, def) < 0 ||
+	    wtf_emit_define(e, rec, def, time, nopad) < 0)
 		return NULL;
 	e->st->inferred++;
 	return def;
@@ -877,7 +877,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 	if (def == NULL && (def = define_inferred(e, NULL, name, strlen(name), 0,
 	    time)) == NULL)
 		return -1;
-	if (rec_head(e, def->wire, time) < 0)
+	if (wtf_rec_head(e, def->wire, time) < 0)
 		return -1;
 	memcpy(label, "tid ", 4);
 	*tp_fmt_u64(label + 4, zone) = '\0';
@@ -889,7 +889,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 			    0xffffffffu) < 0)
 				return -1;
 		} else if (type_string(a->type)) {
-			if (rec_string(e, rec, NULL, a->type,
+			if (wtf_rec_string(e, rec, NULL, a->type,
 			    (const unsigned char *)s, s ? strlen(s) : 0, NULL) < 0)
 				return -1;
 		} else if (e->version == WTF_LEGACY_VERSION &&
@@ -901,7 +901,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 		}
 	}
 	e->st->zones_added++;
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /* The fields of an event record's own, found in one pass. */
@@ -952,7 +952,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	head_fields(rec, &h);
 	if ((nf = h.name) == NULL)
 		return enc_skip(e, rec, "an event without a name");
-	if (event_chunk(e, rec) < 0 ||
+	if (wtf_event_chunk(e, rec) < 0 ||
 	    (rc = rec_time(e, rec, h.time, h.ts, &time)) < 0)
 		return -1;
 	if (rc > 0)
@@ -1007,9 +1007,9 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	}
 	nstr = e->nstr;
 	tablen = e->tab.len;
-	if (rec_head(e, def->wire, time) < 0)
+	if (wtf_rec_head(e, def->wire, time) < 0)
 		return -1;
-	if (rec_args(e, rec, def, &namelen, &arg0) < 0) {
+	if (wtf_rec_args(e, rec, def, &namelen, &arg0) < 0) {
 		/*
 		 * The reader keeps the first definition of a name, so one made
 		 * up from an earlier event cannot change: a value it cannot
@@ -1033,7 +1033,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if ((def->role == ROLE_ZONE_CREATE || def->role == ROLE_ZONE_SET) &&
 	    arg0 >= 0 && arg0 <= WTF_MAX_WIRE)
 		e->zones[arg0 / 8] |= (unsigned char)(1u << (arg0 % 8));
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /*
@@ -1057,7 +1057,7 @@ header_str(struct enc *e, const struct tr_rec *rec, const char *key,
 	if (s != NULL && buf_add(keep, s, n) < 0)
 		return enc_nomem(e);
 	e->rec.len = 0;
-	if (rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
+	if (wtf_rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
 		return -1;
 	return buf_add(&e->lhead, e->rec.b, e->rec.len) < 0 ? enc_nomem(e) : 0;
 }
@@ -1166,6 +1166,16 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	}
 	while ((rc = tr_next(r, rec)) > 0) {
 		st->records++;
+		/*
+		 * A stream that is not one WTF trace (no header: another
+		 * format's events; input=: inputs merged by txtmerge --tag) is
+		 * rebuilt from its events, in two passes.
+		 */
+		if (st->records == 1 && (!tr_is(rec, "wtf-header") ||
+		    find_key(rec, "input", 5) != NULL)) {
+			rc = wtf_rebuild(e, rec);
+			break;
+		}
 		if (e->legacy_held && rec->kindlen > 4 &&
 		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
 		    legacy_release(e, rec) < 0) {

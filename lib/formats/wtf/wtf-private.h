@@ -383,6 +383,23 @@ int wtf_auto_header(struct enc *e, const struct tr_rec *rec);
 int wtf_do_chunk(struct enc *e, const struct tr_rec *rec);
 int wtf_do_part(struct enc *e, const struct tr_rec *rec);
 
+/* wtf-enc.c, for wtf-enc-rebuild.c */
+int wtf_event_chunk(struct enc *e, const struct tr_rec *rec);
+int wtf_rec_head(struct enc *e, uint32_t wire, uint32_t time);
+int wtf_rec_emit(struct enc *e);
+int wtf_rec_string(struct enc *e, const struct tr_rec *rec,
+    const struct tr_field *f, int type, const unsigned char *s, size_t n,
+    const struct tr_field *chars);
+int wtf_rec_args(struct enc *e, const struct tr_rec *rec,
+    const struct wtf_def *def, size_t *matched, int64_t *arg0);
+int wtf_emit_define(struct enc *e, const struct tr_rec *rec,
+    const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2]);
+int wtf_enc_enter(struct enc *e, const struct tr_rec *rec,
+    struct wtf_def *def);
+
+/* wtf-enc-rebuild.c: a stream of other formats or of merged inputs */
+int wtf_rebuild(struct enc *e, struct tr_rec *first);
+
 /* wtf-infer.c */
 struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
     const char *name, size_t namelen, uint32_t hint);
