@@ -611,7 +611,17 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				p = put_qstr(d, p, b + 4, bl);
+				int bare = a->type == WT_ANY &&
+				    wtf_utf16_units(b + 4, bl) == c &&
+				    wtf_any_text((const char *)b + 4, bl,
+				    &d->anyout, &d->anychk, &d->anytmp) > 0;
+				if (bare) {	/* as cff_put_any */
+					p = room(d, p, d->anyout.len + ARG_ROOM);
+					memcpy(p, d->anyout.b, d->anyout.len);
+					p += d->anyout.len;
+				} else {
+					p = put_qstr(d, p, b + 4, bl);
+				}
 				if (wtf_utf16_units(b + 4, bl) != c) {
 					p = put_extra_key(d, p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
@@ -1325,6 +1335,14 @@ cff_decode(struct dec *d, uint32_t build)
 		d->err->unit = "chunk";
 		if (avail < 0)
 			return -1;
+		if (avail == 0 && index == 0)
+			/*
+			 * Every writer starts with the file-header chunk (it holds
+			 * the timebase): a trace of 12 bytes was cut.
+			 */
+			return tp_fail_at(d->err, off, index, "chunk", "cut after "
+			    "the header: a chunked trace has at least its "
+			    "file-header chunk");
 		if (avail == 0)
 			return 0;
 		if (avail < 24)

@@ -684,7 +684,7 @@ emit_zone_rec(struct rb *b, const struct tr_rec *rec, struct fzone *z,
 		}
 		s[1] = z->ztype ? z->ztype : z->has_tid ? "script" : "events";
 		n[1] = z->ztype ? z->ztypelen : strlen(s[1]);
-		s[2] = z->zloc ? z->zloc : "";
+		s[2] = z->zloc;	/* NULL: null */
 		n[2] = z->zloc ? z->zloclen : 0;
 		for (int i = 0; i < 3; i++)
 			if (wtf_rec_string(e, rec, NULL, WT_ASCII,
@@ -703,6 +703,8 @@ emit_zone_rec(struct rb *b, const struct tr_rec *rec, struct fzone *z,
 	"written as null"
 #define LOST_FUSED "traces merged without input= (txtmerge --tag): their " \
 	"zones of equal ids and events of equal names fused"
+#define LOST_MIXED "a string in a field that holds other kinds too, stored " \
+	"as JSON text (wtf2txt gives that text)"
 #define LOST_UTF8 "a string that is not UTF-8 (or holds NUL) stored as " \
 	"JSON text"
 
@@ -767,6 +769,19 @@ write_event(struct rb *b, const struct tr_rec *rec)
 				return -1;
 			break;
 		}
+	for (unsigned i = 0; def->inferred && i < fn->nargs; i++) {
+		const struct tr_field *f;
+		enum tr_kind k;
+		if (def->arg[i].type != WT_ANY || !(fn->arg[i].bits & V_STR) ||
+		    (fn->arg[i].bits & V_BADSTR) || (f = find_key(rec,
+		    fn->arg[i].key, fn->arg[i].keylen)) == NULL)
+			continue;
+		k = tr_value_kind(f->val, f->vallen);
+		if ((k == TR_STRING || k == TR_WORD || k == TR_EMPTY) &&
+		    tr_lose(e->r, rec, &e->st->skipped, LOST_MIXED,
+		    "field \"%.40s\"", fn->arg[i].key) < 0)
+			return -1;
+	}
 	for (unsigned i = 0; def->inferred && i < fn->nargs; i++) {
 		const struct tr_field *f;
 		if (!(fn->arg[i].bits & V_BADSTR) ||

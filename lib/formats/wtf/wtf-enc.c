@@ -678,12 +678,9 @@ wtf_enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 	return 0;
 }
 
-#define TIME_RANGE "a ts outside the 2^32 us after the timebase (merged " \
-	"traces too far apart)"
-
 /*
- * The time of a record: time=, else from ts= and the timebase.  1 when
- * time= is of another timebase and ts= is out of this one's reach.
+ * The time of a record: time=, else from ts= and the timebase; a ts out
+ * of the timebase's reach is an error.
  */
 static int
 rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
@@ -704,8 +701,12 @@ rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
 		return 0;
 	d = ts - e->tb_ns;
 	d = d >= 0 ? d / 1000 : -((-d + 999) / 1000);
-	if (t != NULL && (d < 0 || d > UINT32_MAX))
-		return 1;
+	if (d < 0 || d > UINT32_MAX)	/* never wrapped */
+		return tr_fail(e->r, rec, f, "%lld us from the timebase "
+		    "ts=%lld: one WTF timebase holds 2^32 us (71.6 minutes) "
+		    "after it (merged traces: txtmerge --tag rebuilds them as "
+		    "one trace when they fit)", (long long)d,
+		    (long long)e->tb_ns);
 	*time = (uint32_t)d;
 	return 0;
 }
@@ -747,8 +748,6 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	if (get_u32(e, rec, f[2], &v[2]) < 0 || (rc = rec_time(e, rec,
 	    find_key(rec, "time", 4), find_key(rec, "ts", 2), &time)) < 0)
 		return -1;
-	if (rc > 0)
-		return enc_skip(e, rec, TIME_RANGE);
 	for (int i = 0; i < 2; i++) {
 		const struct tr_field *p = find_key(rec, i ? "class.pad" :
 		    "wire.pad", 8 + (i ? 1 : 0));
@@ -955,8 +954,6 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if (wtf_event_chunk(e, rec) < 0 ||
 	    (rc = rec_time(e, rec, h.time, h.ts, &time)) < 0)
 		return -1;
-	if (rc > 0)
-		return enc_skip(e, rec, TIME_RANGE);
 	if (get_str(e, rec, nf, &s, &namelen) != 0 || namelen == 0)
 		return tr_fail(e->r, rec, nf, "not an event name");
 	if ((wf = h.wire) != NULL) {
@@ -1076,7 +1073,9 @@ do_header(struct enc *e, const struct tr_rec *rec)
 		 * times come from ts=, the encoder cuts the chunks.
 		 */
 		e->merged = 1;
-		return enc_skip(e, rec, "a second wtf-header (merged traces)");
+		return tr_lose(e->r, rec, &e->st->skipped, "traces merged "
+		    "without input= (txtmerge --tag): their zones of equal "
+		    "ids and events of equal names fused", "a second wtf-header");
 	}
 	if ((f = find_key(rec, "version", 7)) == NULL)
 		return tr_fail(e->r, rec, NULL, "wtf-header without field "
@@ -1167,11 +1166,14 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 	while ((rc = tr_next(r, rec)) > 0) {
 		st->records++;
 		/*
-		 * A stream that is not one WTF trace (no header: another
-		 * format's events; input=: inputs merged by txtmerge --tag) is
-		 * rebuilt from its events, in two passes.
+		 * A stream that is not one WTF trace (another format's events,
+		 * WTF events whose structure was filtered away; input=: inputs
+		 * merged by txtmerge --tag) is rebuilt from its events, in two
+		 * passes.  WTF's own records first (a header, a definition, a
+		 * chunk) are one trace, written as it comes.
 		 */
-		if (st->records == 1 && (!tr_is(rec, "wtf-header") ||
+		if (st->records == 1 && (rec->kindlen < 4 ||
+		    memcmp(rec->kind, "wtf-", 4) != 0 ||
 		    find_key(rec, "input", 5) != NULL)) {
 			rc = wtf_rebuild(e, rec);
 			break;
@@ -1188,8 +1190,7 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 			rc = do_define(e, rec);
 		else if (e->merged && (tr_is(rec, "wtf-chunk") ||
 		    tr_is(rec, "wtf-part")))
-			rc = enc_skip(e, rec, "a chunk of merged traces (the "
-			    "encoder cuts its own)");
+			rc = 0;	/* the encoder cuts its own chunks */
 		else if (tr_is(rec, "wtf-chunk"))
 			rc = wtf_do_chunk(e, rec);
 		else if (tr_is(rec, "wtf-part"))
@@ -1206,6 +1207,11 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 		rc = legacy_release(e, NULL);
 	if (rc == 0 && e->version == 0)
 		rc = wtf_auto_header(e, NULL);
+	/* a chunked trace holds at least its file header (its timebase) */
+	if (rc == 0 && e->version == WTF_CFF_VERSION && e->max_cid == 0 &&
+	    !e->in_chunk)
+		rc = wtf_cff_header(e, 0, 1, NULL, NULL) < 0 ? -1 :
+		    wtf_chunk_flush(e);
 	if (rc == 0)
 		rc = wtf_chunk_flush(e);
 	wtf_deftab_free(&e->defs);
