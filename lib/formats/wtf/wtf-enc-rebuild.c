@@ -671,7 +671,19 @@ emit_zone_rec(struct rb *b, const struct tr_rec *rec, struct fzone *z,
 	    buf_add(&e->rec, slot, 4) < 0)
 		return -1;
 	if (create) {
-		if (z->zname != NULL) {
+		if (z->zname != NULL && z->input > 0) {
+			/*
+			 * WTF's loader takes zones of one name, type and location
+			 * for one: the inputs after the first say which they are.
+			 */
+			int k = snprintf(label, sizeof label, " (input %lld)",
+			    (long long)z->input);
+			e->json.len = 0;
+			if (buf_add(&e->json, z->zname, z->znamelen) < 0 ||
+			    buf_add(&e->json, label, (size_t)k) < 0)
+				return rb_nomem(b);
+			s[0] = (const char *)e->json.b, n[0] = e->json.len;
+		} else if (z->zname != NULL) {
 			s[0] = z->zname, n[0] = z->znamelen;
 		} else if (z->has_tid) {
 			int k = z->input >= 0 ? snprintf(label, sizeof label,
