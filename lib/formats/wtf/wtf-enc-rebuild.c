@@ -295,7 +295,7 @@ see_value(struct farg *a, const char *v, size_t n)
 		break;
 	case TR_FLOAT:
 		a->bits |= V_FLOAT;
-		if (tp_parse_f64(v, n, &d) < 0 || (!isnan(d) &&
+		if (wtf_text_f64(v, n, &d) < 0 || (!isnan(d) &&
 		    (double)(float)d != d) || (isnan(d) && n > 4))
 			a->bits |= V_NOTF32;	/* NaN payloads kept in JSON */
 		break;
@@ -671,29 +671,26 @@ emit_zone_rec(struct rb *b, const struct tr_rec *rec, struct fzone *z,
 	    buf_add(&e->rec, slot, 4) < 0)
 		return -1;
 	if (create) {
-		if (z->zname != NULL && z->input > 0) {
-			/*
-			 * WTF's loader takes zones of one name, type and location
-			 * for one: the inputs after the first say which they are.
-			 */
-			int k = snprintf(label, sizeof label, " (input %lld)",
+		/*
+		 * WTF's loader takes zones of one name, type and location for
+		 * one: the zones of inputs after the first say which they are.
+		 */
+		const char *nm = z->zname ? z->zname : z->has_tid ? NULL : z->label;
+		size_t nl = z->zname ? z->znamelen : z->labellen;
+		int k = nm == NULL ? snprintf(label, sizeof label, "tid %lld",
+		    (long long)z->tid) : 0;
+		e->json.len = 0;
+		if (nm == NULL)
+			nm = label, nl = (size_t)k;
+		if (buf_add(&e->json, nm, nl) < 0)
+			return rb_nomem(b);
+		if (z->input > 0) {
+			k = snprintf(label, sizeof label, " (input %lld)",
 			    (long long)z->input);
-			e->json.len = 0;
-			if (buf_add(&e->json, z->zname, z->znamelen) < 0 ||
-			    buf_add(&e->json, label, (size_t)k) < 0)
+			if (buf_add(&e->json, label, (size_t)k) < 0)
 				return rb_nomem(b);
-			s[0] = (const char *)e->json.b, n[0] = e->json.len;
-		} else if (z->zname != NULL) {
-			s[0] = z->zname, n[0] = z->znamelen;
-		} else if (z->has_tid) {
-			int k = z->input >= 0 ? snprintf(label, sizeof label,
-			    "input %lld tid %lld", (long long)z->input,
-			    (long long)z->tid) : snprintf(label, sizeof label,
-			    "tid %lld", (long long)z->tid);
-			s[0] = label, n[0] = (size_t)k;
-		} else {
-			s[0] = z->label, n[0] = z->labellen;
 		}
+		s[0] = (const char *)e->json.b, n[0] = e->json.len;
 		s[1] = z->ztype ? z->ztype : z->has_tid ? "script" : "events";
 		n[1] = z->ztype ? z->ztypelen : strlen(s[1]);
 		s[2] = z->zloc;	/* NULL: null */

@@ -210,6 +210,31 @@ json_number_syntax(const char *v, size_t n)
 }
 
 /*
+ * A float as the text writes it (tr_f64 without a reader: "nan",
+ * "nan:0x<bits>" too): 0, or -1.
+ */
+int
+wtf_text_f64(const char *v, size_t n, double *d)
+{
+	uint64_t bits;
+
+	if (n > 4 && memcmp(v, "nan:", 4) == 0) {
+		if (tp_parse_u64(v + 4, n - 4, &bits) < 0 ||
+		    (bits & UINT64_C(0x7ff0000000000000)) !=
+		    UINT64_C(0x7ff0000000000000) ||
+		    (bits & UINT64_C(0x000fffffffffffff)) == 0)
+			return -1;
+		memcpy(d, &bits, sizeof bits);
+		return 0;
+	}
+	if (n == 3 && memcmp(v, "nan", 3) == 0) {
+		*d = NAN;
+		return 0;
+	}
+	return tp_parse_f64(v, n, d);
+}
+
+/*
  * A text value (any of the stream's values) as JSON text, for an "any"
  * argument: integers in decimal, floats as they are when JSON spells
  * them so (else their shortest form), strings and bare words as strings,
@@ -267,7 +292,7 @@ wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
 		tp_parse_i64(v, n, &i);
 		return buf_add(j, num, (size_t)(tp_fmt_i64(num, i) - num));
 	case TR_FLOAT:
-		if (tp_parse_f64(v, n, &d) == 0) {
+		if (wtf_text_f64(v, n, &d) == 0) {
 			if (isnan(d) || isinf(d)) {
 				*lost = 1;
 				return buf_add(j, isnan(d) ? "\"NaN\"" : d > 0 ?

@@ -405,6 +405,7 @@ struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
     const char *name, size_t namelen, uint32_t hint);
 int wtf_json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j);
+int wtf_text_f64(const char *v, size_t n, double *d);
 int wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
     int *lost);
 int wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
