@@ -611,18 +611,18 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				int bare = a->type == WT_ANY &&
-				    wtf_utf16_units(b + 4, bl) == c &&
+				int units_ok = wtf_utf16_units(b + 4, bl) == c;
+				if (a->type == WT_ANY && units_ok &&
 				    wtf_any_text((const char *)b + 4, bl,
-				    &d->anyout, &d->anychk, &d->anytmp) > 0;
-				if (bare) {	/* as cff_put_any */
+				    &d->anyout, &d->anychk, &d->anytmp) > 0) {
+					/* as cff_put_any */
 					p = room(d, p, d->anyout.len + ARG_ROOM);
 					memcpy(p, d->anyout.b, d->anyout.len);
 					p += d->anyout.len;
 				} else {
 					p = put_qstr(d, p, b + 4, bl);
 				}
-				if (wtf_utf16_units(b + 4, bl) != c) {
+				if (!units_ok) {
 					p = put_extra_key(d, p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
 				}
@@ -1031,21 +1031,20 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 
 /*
  * An any argument: its JSON text as the value it stands for when the
- * encoder gives the same bytes back (wtf_any_text), else as a string.
+ * encoder gives the same bytes back (wtf_any_text); NULL when it is to be
+ * written as a string (cff_put_string, called once: inlined).
  */
 static char *
 cff_put_any(struct dec *d, char *p, uint32_t o)
 {
 	const struct strent *en;
-	int rc;
 
 	if (o >= 0xfffffffeu)
-		return cff_put_string(d, p, o);
+		return NULL;
 	en = &d->strs.ent[o];
-	rc = wtf_any_text((const char *)d->strs.base + en->off, en->len,
-	    &d->anyout, &d->anychk, &d->anytmp);
-	if (rc <= 0)
-		return cff_put_string(d, p, o);	/* out of memory: as before */
+	if (wtf_any_text((const char *)d->strs.base + en->off, en->len,
+	    &d->anyout, &d->anychk, &d->anytmp) <= 0)
+		return NULL;	/* out of memory too: as a string */
 	p = room(d, p, d->anyout.len + ARG_ROOM);
 	memcpy(p, d->anyout.b, d->anyout.len);
 	return p + d->anyout.len;
@@ -1085,12 +1084,16 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 			s += 4 * slots;
 		} else {
 			unsigned char u[4];
+			char *q;
 			switch (a->type) {
+			case WT_ANY:
+				if ((q = cff_put_any(d, p, v)) != NULL) {
+					p = q;
+					break;
+				}
+				/* FALLTHROUGH */
 			case WT_ASCII: case WT_UTF8:
 				p = cff_put_string(d, p, v);
-				break;
-			case WT_ANY:
-				p = cff_put_any(d, p, v);
 				break;
 			case WT_CHAR:
 				u[0] = (unsigned char)v;

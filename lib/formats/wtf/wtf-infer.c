@@ -398,6 +398,83 @@ json_to_text(const char *v, const char *ve, struct buf *out, struct buf *tmp)
 }
 
 /*
+ * The common case of wtf_any_text in one pass: JSON without whitespace,
+ * escapes or non-ASCII in its strings, with numbers as txt2wtf spells
+ * them.  1 with the text in out, 0 when the full check must decide.
+ */
+static int
+fast_value(const char **pp, const char *e, struct buf *out, int depth)
+{
+	const char *p = *pp, *q;
+	int first = 1;
+
+	if (p >= e || depth > 32)
+		return 0;
+	switch (*p) {
+	case '"':
+		for (q = p + 1; q < e && *q != '"'; q++)
+			if (*q == '\\' || (unsigned char)*q < 0x20 ||
+			    (unsigned char)*q >= 0x7f)
+				return 0;
+		if (q >= e || buf_reserve(out, out->len + QUOTED_MAX(q - p)) < 0)
+			return 0;
+		out->len = (size_t)(fmt_qstr((char *)out->b + out->len, p + 1,
+		    (size_t)(q - p - 1)) - (char *)out->b);
+		*pp = q + 1;
+		return 1;
+	case '[': case '{':
+		if (buf_add(out, p, 1) < 0)
+			return 0;
+		for (p++; p < e && *p != (**pp == '[' ? ']' : '}'); first = 0) {
+			if (!first) {
+				if (*p != ',' || buf_add(out, ",", 1) < 0)
+					return 0;
+				p++;
+			}
+			if (**pp == '{') {	/* a key: as tv_mapkey writes it */
+				size_t k = out->len;
+				if (p >= e || *p != '"' || !fast_value(&p, e, out, depth + 1) ||
+				    p >= e || *p++ != ':')
+					return 0;
+				if (tp_bare_ok(out->b + k + 1, out->len - k - 2) &&
+				    memchr(out->b + k + 1, ':', out->len - k - 2) == NULL) {
+					memmove(out->b + k, out->b + k + 1, out->len - k - 2);
+					out->len -= 2;
+				}
+				if (buf_add(out, ":", 1) < 0)
+					return 0;
+			}
+			if (!fast_value(&p, e, out, depth + 1))
+				return 0;
+		}
+		if (p >= e || buf_add(out, p, 1) < 0)
+			return 0;
+		*pp = p + 1;
+		return 1;
+	case 't': case 'f': case 'n':
+		q = *p == 'f' ? "false" : *p == 't' ? "true" : "null";
+		if ((size_t)(e - p) < strlen(q) || memcmp(p, q, strlen(q)) != 0 ||
+		    (*p == 'n' && depth == 0))
+			return 0;
+		*pp = p + strlen(q);
+		return buf_add(out, q, strlen(q)) == 0;
+	}
+	/* an integer as tp_fmt writes it: no leading zero, no "-0" */
+	q = p + (*p == '-');
+	if (q >= e || *q < '0' || *q > '9' || (*q == '0' && (q + 1 < e &&
+	    q[1] >= '0' && q[1] <= '9')) || (*q == '0' && q > p))
+		return 0;
+	while (q < e && *q >= '0' && *q <= '9')
+		q++;
+	if (q - p > 18 || (q < e && (*q == '.' || *q == 'e' || *q == 'E')))
+		return 0;	/* long ones and floats: the full check */
+	if (buf_add(out, p, (size_t)(q - p)) < 0)
+		return 0;
+	*pp = q;
+	return 1;
+}
+
+/*
  * An any argument's JSON text as the text value it stands for (a number,
  * a bool, a list, a map), when the encoder turns that value back into
  * the very same bytes: 1 with the value in out, 0 when the JSON text is
@@ -413,9 +490,15 @@ wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
 	struct tp_json j;
 	int lost = 0;
 
+	const char *p = s;
+
 	out->len = 0;
-	if (n == 0 || s[0] == '"' || s[0] == 'n' || s[0] == ' ' ||
-	    tp_json_check(&j, s, n, 0) < 0)
+	if (n == 0 || s[0] == '"' || s[0] == 'n' || s[0] == ' ')
+		return 0;
+	if (fast_value(&p, s + n, out, 0) && p == s + n)
+		return 1;
+	out->len = 0;
+	if (tp_json_check(&j, s, n, 0) < 0)
 		return 0;
 	if (json_to_text(s, s + n, out, tmp) < 0)
 		return -1;
