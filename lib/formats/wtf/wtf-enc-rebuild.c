@@ -1,5 +1,6 @@
 /*
- * Web Tracing Framework traces: a stream that is not one WTF trace (the
+ * Web Tracing Framework traces: the encoder's driver (wtf_encode), and a
+ * stream that is not one WTF trace (the
  * events of another decoder, lines written by hand, or inputs merged by
  * txtmerge --tag) becomes one chunked trace rebuilt from its events.
  *
@@ -927,7 +928,7 @@ span_s(int64_t a, int64_t b)
 	return ((double)b - (double)a) / 1e9;
 }
 
-int
+static int
 wtf_rebuild(struct enc *e, struct tr_rec *rec)
 {
 	struct tr_reader *r = e->r;
@@ -1000,4 +1001,101 @@ wtf_rebuild(struct enc *e, struct tr_rec *rec)
 fail:
 	rb_free(b);
 	return -1;
+}
+
+/* ------------------------------------------------------------ the stream */
+
+int
+wtf_encode(struct tr_reader *r, struct tp_out *out,
+    const struct wtf_enc_opts *opts, struct wtf_enc_stats *st,
+    struct tp_err *err)
+{
+	static const struct wtf_enc_opts defaults;
+	struct wtf_enc_stats dummy;
+	struct tr_rec trec, *rec = &trec;
+	const char *why;
+	struct enc *e;
+	int rc;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if ((e = calloc(1, sizeof *e)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	e->r = r;
+	e->out = out;
+	e->opts = opts ? opts : &defaults;
+	st->skipped.strict = e->opts->strict;
+	st->skipped.cannot = "not expressible in a WTF trace";
+	e->st = st;
+	e->err = err;
+	if (wtf_deftab_init(&e->defs, &why) < 0) {
+		free(e);
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	}
+	while ((rc = tr_next(r, rec)) > 0) {
+		st->records++;
+		/*
+		 * A stream that is not one WTF trace (another format's events,
+		 * WTF events whose structure was filtered away; input=: inputs
+		 * merged by txtmerge --tag) is rebuilt from its events, in two
+		 * passes.  WTF's own records first (a header, a definition, a
+		 * chunk) are one trace, written as it comes.
+		 */
+		if (st->records == 1 && (rec->kindlen < 4 ||
+		    memcmp(rec->kind, "wtf-", 4) != 0 ||
+		    find_key(rec, "input", 5) != NULL)) {
+			rc = wtf_rebuild(e, rec);
+			break;
+		}
+		if (e->legacy_held && rec->kindlen > 4 &&
+		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
+		    wtf_legacy_release(e, rec) < 0) {
+			rc = -1;
+			break;
+		}
+		if (rec->kindlen == 5 && key_eq(rec->kind, "event", 5))
+			rc = wtf_do_event(e, rec);
+		else if (tr_is(rec, "wtf-define"))
+			rc = wtf_do_define(e, rec);
+		else if (e->merged && (tr_is(rec, "wtf-chunk") ||
+		    tr_is(rec, "wtf-part")))
+			rc = 0;	/* the encoder cuts its own chunks */
+		else if (tr_is(rec, "wtf-chunk"))
+			rc = wtf_do_chunk(e, rec);
+		else if (tr_is(rec, "wtf-part"))
+			rc = wtf_do_part(e, rec);
+		else if (tr_is(rec, "wtf-header"))
+			rc = wtf_do_header(e, rec);
+		else
+			rc = tr_skip(r, rec, &st->skipped, "record kind "
+			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0 && e->legacy_held)
+		rc = wtf_legacy_release(e, NULL);
+	if (rc == 0 && e->version == 0)
+		rc = wtf_auto_header(e, NULL);
+	/* a chunked trace holds at least its file header (its timebase) */
+	if (rc == 0 && e->version == WTF_CFF_VERSION && e->max_cid == 0 &&
+	    !e->in_chunk)
+		rc = wtf_cff_header(e, 0, 1, NULL, NULL) < 0 ? -1 :
+		    wtf_chunk_flush(e);
+	if (rc == 0)
+		rc = wtf_chunk_flush(e);
+	wtf_deftab_free(&e->defs);
+	free(e->rec.b);
+	free(e->sbuf.b);
+	free(e->json.b);
+	free(e->pbuf.b);
+	free(e->lhead.b);
+	free(e->lctx.b);
+	free(e->lmeta.b);
+	free(e->ev.b);
+	free(e->tab.b);
+	free(e->soff);
+	free(e->hash);
+	free(e);
+	return rc < 0 ? -1 : 0;
 }

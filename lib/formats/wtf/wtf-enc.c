@@ -711,8 +711,8 @@ rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
 	return 0;
 }
 
-static int
-do_define(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_define(struct enc *e, const struct tr_rec *rec)
 {
 	static const char *const keys[] = { "wire", "class", "flags", "name",
 	    "args" };
@@ -934,8 +934,8 @@ head_fields(const struct tr_rec *rec, struct head *h)
 	}
 }
 
-static int
-do_event(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_event(struct enc *e, const struct tr_rec *rec)
 {
 	struct head h;
 	const struct tr_field *nf, *wf, *tf;
@@ -1059,8 +1059,8 @@ header_str(struct enc *e, const struct tr_rec *rec, const char *key,
 	return buf_add(&e->lhead, e->rec.b, e->rec.len) < 0 ? enc_nomem(e) : 0;
 }
 
-static int
-do_header(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_header(struct enc *e, const struct tr_rec *rec)
 {
 	uint32_t version = 0, build = WTF_DEFAULT_BUILD, flags = 1;
 	const struct tr_field *f;
@@ -1123,8 +1123,8 @@ do_header(struct enc *e, const struct tr_rec *rec)
  * The held legacy header, now that the next record (or the end) says
  * which generation the trace is: legacy, or chunked for an event.
  */
-static int
-legacy_release(struct enc *e, const struct tr_rec *rec)
+int
+wtf_legacy_release(struct enc *e, const struct tr_rec *rec)
 {
 	e->legacy_held = 0;
 	if (rec != NULL && tr_is(rec, "event"))
@@ -1133,99 +1133,4 @@ legacy_release(struct enc *e, const struct tr_rec *rec)
 	e->tb_ns = (int64_t)((uint64_t)e->ltb * 1000000u);
 	tp_out_write(e->out, e->lhead.b, e->lhead.len);
 	return 0;
-}
-
-int
-wtf_encode(struct tr_reader *r, struct tp_out *out,
-    const struct wtf_enc_opts *opts, struct wtf_enc_stats *st,
-    struct tp_err *err)
-{
-	static const struct wtf_enc_opts defaults;
-	struct wtf_enc_stats dummy;
-	struct tr_rec trec, *rec = &trec;
-	const char *why;
-	struct enc *e;
-	int rc;
-
-	if (st == NULL)
-		st = &dummy;
-	memset(st, 0, sizeof *st);
-	if ((e = calloc(1, sizeof *e)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	e->r = r;
-	e->out = out;
-	e->opts = opts ? opts : &defaults;
-	st->skipped.strict = e->opts->strict;
-	st->skipped.cannot = "not expressible in a WTF trace";
-	e->st = st;
-	e->err = err;
-	if (wtf_deftab_init(&e->defs, &why) < 0) {
-		free(e);
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	}
-	while ((rc = tr_next(r, rec)) > 0) {
-		st->records++;
-		/*
-		 * A stream that is not one WTF trace (another format's events,
-		 * WTF events whose structure was filtered away; input=: inputs
-		 * merged by txtmerge --tag) is rebuilt from its events, in two
-		 * passes.  WTF's own records first (a header, a definition, a
-		 * chunk) are one trace, written as it comes.
-		 */
-		if (st->records == 1 && (rec->kindlen < 4 ||
-		    memcmp(rec->kind, "wtf-", 4) != 0 ||
-		    find_key(rec, "input", 5) != NULL)) {
-			rc = wtf_rebuild(e, rec);
-			break;
-		}
-		if (e->legacy_held && rec->kindlen > 4 &&
-		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
-		    legacy_release(e, rec) < 0) {
-			rc = -1;
-			break;
-		}
-		if (rec->kindlen == 5 && key_eq(rec->kind, "event", 5))
-			rc = do_event(e, rec);
-		else if (tr_is(rec, "wtf-define"))
-			rc = do_define(e, rec);
-		else if (e->merged && (tr_is(rec, "wtf-chunk") ||
-		    tr_is(rec, "wtf-part")))
-			rc = 0;	/* the encoder cuts its own chunks */
-		else if (tr_is(rec, "wtf-chunk"))
-			rc = wtf_do_chunk(e, rec);
-		else if (tr_is(rec, "wtf-part"))
-			rc = wtf_do_part(e, rec);
-		else if (tr_is(rec, "wtf-header"))
-			rc = do_header(e, rec);
-		else
-			rc = tr_skip(r, rec, &st->skipped, "record kind "
-			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
-		if (rc < 0)
-			break;
-	}
-	if (rc == 0 && e->legacy_held)
-		rc = legacy_release(e, NULL);
-	if (rc == 0 && e->version == 0)
-		rc = wtf_auto_header(e, NULL);
-	/* a chunked trace holds at least its file header (its timebase) */
-	if (rc == 0 && e->version == WTF_CFF_VERSION && e->max_cid == 0 &&
-	    !e->in_chunk)
-		rc = wtf_cff_header(e, 0, 1, NULL, NULL) < 0 ? -1 :
-		    wtf_chunk_flush(e);
-	if (rc == 0)
-		rc = wtf_chunk_flush(e);
-	wtf_deftab_free(&e->defs);
-	free(e->rec.b);
-	free(e->sbuf.b);
-	free(e->json.b);
-	free(e->pbuf.b);
-	free(e->lhead.b);
-	free(e->lctx.b);
-	free(e->lmeta.b);
-	free(e->ev.b);
-	free(e->tab.b);
-	free(e->soff);
-	free(e->hash);
-	free(e);
-	return rc < 0 ? -1 : 0;
 }

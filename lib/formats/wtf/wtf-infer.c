@@ -243,7 +243,7 @@ wtf_text_f64(const char *v, size_t n, double *d)
  * names them, and *lost is set.  Needs no reader: the decoder checks
  * with it which any values it may write bare (wtf_any_text).
  */
-int
+static int
 wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
     int *lost)
 {

@@ -10,6 +10,9 @@
  *   wtf-enc.c        the encoder: events, definitions, the stream
  *   wtf-enc-chunk.c  the encoder's chunks: held until complete, then
  *                    written with their part table; the file header
+ *   wtf-enc-rebuild.c  the encoder's driver, and a stream that is not one
+ *                    WTF trace (other formats' events, inputs merged
+ *                    with input=) rebuilt in two spooled passes
  *   wtf-infer.c      definitions made up for events the stream never
  *                    defined, and values of "any" arguments as JSON
  *
@@ -397,8 +400,10 @@ int wtf_emit_define(struct enc *e, const struct tr_rec *rec,
 int wtf_enc_enter(struct enc *e, const struct tr_rec *rec,
     struct wtf_def *def);
 
-/* wtf-enc-rebuild.c: a stream of other formats or of merged inputs */
-int wtf_rebuild(struct enc *e, struct tr_rec *first);
+int wtf_do_event(struct enc *e, const struct tr_rec *rec);
+int wtf_do_define(struct enc *e, const struct tr_rec *rec);
+int wtf_do_header(struct enc *e, const struct tr_rec *rec);
+int wtf_legacy_release(struct enc *e, const struct tr_rec *rec);
 
 /* wtf-infer.c */
 struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
@@ -406,8 +411,6 @@ struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
 int wtf_json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j);
 int wtf_text_f64(const char *v, size_t n, double *d);
-int wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
-    int *lost);
 int wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
     struct buf *tmp);
 
