@@ -587,6 +587,23 @@ legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
 	return (long)pos;
 }
 
+/*
+ * A legacy any argument: as cff_put_any, when its count of UTF-16 units
+ * is that of its bytes (else ".chars=" follows the string).  Kept out of
+ * legacy_put_args, which is inlined into the record loop.
+ */
+static __attribute__((noinline)) char *
+legacy_put_any(struct dec *d, char *p, const unsigned char *s, uint32_t n,
+    uint32_t units)
+{
+	if (wtf_utf16_units(s, n) != units || wtf_any_text((const char *)s, n,
+	    &d->anyout, &d->anychk, &d->anytmp) <= 0)
+		return put_qstr(d, p, s, n);
+	p = room(d, p, d->anyout.len + ARG_ROOM);
+	memcpy(p, d->anyout.b, d->anyout.len);
+	return p + d->anyout.len;
+}
+
 static char *
 legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
     const unsigned char *b)
@@ -611,18 +628,11 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				int units_ok = wtf_utf16_units(b + 4, bl) == c;
-				if (a->type == WT_ANY && units_ok &&
-				    wtf_any_text((const char *)b + 4, bl,
-				    &d->anyout, &d->anychk, &d->anytmp) > 0) {
-					/* as cff_put_any */
-					p = room(d, p, d->anyout.len + ARG_ROOM);
-					memcpy(p, d->anyout.b, d->anyout.len);
-					p += d->anyout.len;
-				} else {
+				if (a->type == WT_ANY)
+					p = legacy_put_any(d, p, b + 4, bl, c);
+				else
 					p = put_qstr(d, p, b + 4, bl);
-				}
-				if (!units_ok) {
+				if (wtf_utf16_units(b + 4, bl) != c) {
 					p = put_extra_key(d, p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
 				}
@@ -1034,7 +1044,7 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
  * encoder gives the same bytes back (wtf_any_text); NULL when it is to be
  * written as a string (cff_put_string, called once: inlined).
  */
-static char *
+static __attribute__((noinline)) char *
 cff_put_any(struct dec *d, char *p, uint32_t o)
 {
 	const struct strent *en;
