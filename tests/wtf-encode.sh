@@ -28,9 +28,9 @@ event tid=2 ts=1700000000123470000 time=470 name=wtf.zone#create zoneId=4 arg.na
 event tid=4 ts=1700000000123470000 time=470 name=wtf.zone#set zoneId=4
 event tid=4 ts=1700000000123470000 time=470 name=net#close fd=7' \
     "zones from tid, times from ts (microseconds after the timebase)"
-is "$(grep '^wtf-define' a.txt | sed 's/.* wire=/wire=/')" 'wire=2 class=instance flags=0x28 name=wtf.zone#create args="uint16 zoneId, ascii name, ascii type, ascii location"
-wire=3 class=instance flags=0x28 name=wtf.zone#set args="uint16 zoneId"
-wire=4 class=instance flags=0x0 name=net#read args="int32 fd, bool ok, utf8 peer"
+is "$(grep '^wtf-define' a.txt | sed 's/.* wire=/wire=/')" 'wire=2 class=instance flags=0x0 name=net#read args="int32 fd, bool ok, utf8 peer"
+wire=3 class=instance flags=0x28 name=wtf.zone#create args="uint16 zoneId, ascii name, ascii type, ascii location"
+wire=4 class=instance flags=0x28 name=wtf.zone#set args="uint16 zoneId"
 wire=5 class=instance flags=0x0 name=net#close args="int32 fd"' \
     "definitions: one per event name, the built-in zone events, each before its first use"
 txt2wtf -v in.txt 2>&1 > /dev/null | grep -q "4 event definitions inferred"

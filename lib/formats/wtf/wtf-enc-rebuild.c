@@ -205,10 +205,27 @@ hexval(int c)
  * key's bytes in hex, which gives the key back.  0, or -1 when no name
  * fits (a key longer than 64 bytes).
  */
+/* "_x" and the key's bytes in hex: 0, or -1 for a key over 63 bytes. */
+static int
+hex_name(const char *k, size_t n, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (n > 63)
+		return -1;
+	out[0] = '_';
+	out[1] = 'x';
+	for (size_t i = 0; i < n; i++) {
+		out[2 + 2 * i] = hex[(unsigned char)k[i] >> 4];
+		out[3 + 2 * i] = hex[(unsigned char)k[i] & 15];
+	}
+	out[2 + 2 * n] = '\0';
+	return 0;
+}
+
 static int
 arg_name(const char *k, size_t n, char *out)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i;
 
 	if (ident(k, n)) {
@@ -234,16 +251,7 @@ arg_name(const char *k, size_t n, char *out)
 			return 0;
 		}
 	}
-	if (n > 63)
-		return -1;
-	out[0] = '_';
-	out[1] = 'x';
-	for (i = 0; i < n; i++) {
-		out[2 + 2 * i] = hex[(unsigned char)k[i] >> 4];
-		out[3 + 2 * i] = hex[(unsigned char)k[i] & 15];
-	}
-	out[2 + 2 * n] = '\0';
-	return 0;
+	return hex_name(k, n, out);
 }
 
 /* Keys of the record itself, not arguments, in a rebuilt trace. */
@@ -489,21 +497,9 @@ learn_event(struct rb *b, const struct tr_rec *rec)
 				if (strcmp(fn->arg[j].name, a->name) == 0)
 					break;
 			/* two keys of one name (arg.tid and .746964) */
-			if (j < fn->nargs && (f->keylen > 63 ||
-			    arg_name(f->key, 0, a->name) < 0))
+			if (j < fn->nargs && hex_name(f->key, f->keylen,
+			    a->name) < 0)
 				continue;
-			if (j < fn->nargs) {
-				static const char hex[] = "0123456789abcdef";
-				a->name[0] = '_';
-				a->name[1] = 'x';
-				for (size_t q = 0; q < f->keylen; q++) {
-					a->name[2 + 2 * q] =
-					    hex[(unsigned char)f->key[q] >> 4];
-					a->name[3 + 2 * q] =
-					    hex[(unsigned char)f->key[q] & 15];
-				}
-				a->name[2 + 2 * f->keylen] = '\0';
-			}
 			if ((a->key = dup_mem(f->key, f->keylen)) == NULL)
 				return rb_nomem(b);
 			a->keylen = f->keylen;
@@ -762,6 +758,9 @@ write_event(struct rb *b, const struct tr_rec *rec)
 	    zone_get(b, input, 0, 0, fn->name, fn->namelen);
 	if (z == NULL)
 		return rb_nomem(b);
+	/* the definition before the zone records, as WTF's writers order them */
+	if ((def = fn->def) == NULL && (def = make_def(b, rec, fn, time)) == NULL)
+		return -1;
 	if (z != b->cur) {
 		if (!z->created && emit_zone_rec(b, rec, z, 1, time) < 0)
 			return -1;
@@ -769,8 +768,6 @@ write_event(struct rb *b, const struct tr_rec *rec)
 			return -1;
 		b->cur = z;
 	}
-	if ((def = fn->def) == NULL && (def = make_def(b, rec, fn, time)) == NULL)
-		return -1;
 	for (unsigned i = 0; def->inferred && i < fn->nargs; i++)
 		if (fn->arg[i].seen != fn->events &&
 		    find_key(rec, fn->arg[i].key, fn->arg[i].keylen) == NULL) {
