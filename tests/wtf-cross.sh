@@ -336,7 +336,7 @@ event tid=1 ts=3000000 name=k s="x" b=false f=-0.0 d=-inf i=4000000000 w=abc x=[
 event ts=1500000 name=q n=1
 EOT
 txt2wtf k.txt > k.wtf 2> err.txt
-is "$? $(cat err.txt)" '0 txt2wtf: 3 records changed: a string in a field that holds other kinds too, stored as JSON text (wtf2txt gives that text) (first at line 2: field "w")
+is "$? $(cat err.txt)" '0 txt2wtf: 2 records changed: a string in a field that holds other kinds too, stored as JSON text (wtf2txt gives that text) (first at line 2: field "w")
 txt2wtf: 2 records changed: a NaN or infinity stored as a JSON string (JSON has no such number) (first at line 2: field "d")' \
     "NaN and infinities of a double field, strings among other kinds: counted"
 wtf2txt k.wtf > k.back
@@ -356,6 +356,18 @@ tid 1	2000	k	{"s":"x","b":false,"f":0,"d":"-Infinity","i":4000000000,"w":"abc","
 q	500	q	{"n":1}' "WTF's loader reads every value (any values are valid JSON)"
 else
 	skip "npm install tracing-framework failed (offline?)" "WTF's loader reads every value"
+fi
+
+# A string that is not UTF-8 (or holds a NUL): valid JSON for the loader,
+# invalid bytes U+FFFD, counted once per record.
+printf 'event tid=1 ts=5000 name=a s="ok\\xff" t="n\\x00l"\n' > u.txt
+txt2wtf u.txt > u.wtf 2> err.txt
+is "$? $(cat err.txt)" '0 txt2wtf: 1 record changed: a string that is not UTF-8 (or holds NUL) stored as JSON text, invalid bytes as U+FFFD (first at line 1: field "s")' \
+    "strings that are not UTF-8: counted"
+if [ -n "$M" ]; then
+	is "$(view u.wtf | sed -n 2p | cut -f 4)" '{"s":"ok�","t":"n\u0000l"}' "... and read by WTF's loader"
+else
+	skip "npm install tracing-framework failed (offline?)" "... and read by WTF's loader"
 fi
 
 # One timebase holds 2^32 us: a trace just within is written, one past it

@@ -712,7 +712,7 @@ emit_zone_rec(struct rb *b, const struct tr_rec *rec, struct fzone *z,
 #define LOST_MIXED "a string in a field that holds other kinds too, stored " \
 	"as JSON text (wtf2txt gives that text)"
 #define LOST_UTF8 "a string that is not UTF-8 (or holds NUL) stored as " \
-	"JSON text"
+	"JSON text, invalid bytes as U+FFFD"
 
 static int
 write_event(struct rb *b, const struct tr_rec *rec)
@@ -784,10 +784,12 @@ write_event(struct rb *b, const struct tr_rec *rec)
 		    fn->arg[i].key, fn->arg[i].keylen)) == NULL)
 			continue;
 		k = tr_value_kind(f->val, f->vallen);
-		if ((k == TR_STRING || k == TR_WORD || k == TR_EMPTY) &&
-		    tr_lose(e->r, rec, &e->st->skipped, LOST_MIXED,
+		if (k != TR_STRING && k != TR_WORD && k != TR_EMPTY)
+			continue;
+		if (tr_lose(e->r, rec, &e->st->skipped, LOST_MIXED,
 		    "field \"%.40s\"", fn->arg[i].key) < 0)
 			return -1;
+		break;	/* a record counts once */
 	}
 	for (unsigned i = 0; def->inferred && i < fn->nargs; i++) {
 		const struct tr_field *f;
@@ -798,10 +800,12 @@ write_event(struct rb *b, const struct tr_rec *rec)
 			continue;
 		if (value_str(&e->sbuf, f->val, f->vallen, &s, &n) < 0)
 			return rb_nomem(b);
-		if ((memchr(s, 0, n) != NULL || tp_utf8_valid(s, n) != n) &&
-		    tr_lose(e->r, rec, &e->st->skipped, LOST_UTF8,
+		if (memchr(s, 0, n) == NULL && tp_utf8_valid(s, n) == n)
+			continue;
+		if (tr_lose(e->r, rec, &e->st->skipped, LOST_UTF8,
 		    "field \"%.40s\"", fn->arg[i].key) < 0)
 			return -1;
+		break;	/* a record counts once */
 	}
 	if (fn->nargs == WTF_MAX_ARGS) {
 		size_t own = 0;
@@ -938,6 +942,7 @@ wtf_rebuild(struct enc *e, struct tr_rec *rec)
 	if (b == NULL)
 		return enc_nomem(e);
 	b->e = e;
+	e->rebuild = 1;
 	b->next_wire = 2;
 	if (tp_spool_init(&b->spool, 0, e->err) < 0) {
 		free(b);

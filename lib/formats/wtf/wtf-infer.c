@@ -157,18 +157,19 @@ nomem:
 /* ----------------------------------------------- values of any arguments */
 
 /*
- * A string as JSON text.  Its bytes go as they are, UTF-8 or not: the
- * reader gives them back so, and the round trip is byte for byte.
+ * A string as JSON text.  In a WTF stream its bytes go as they are (esc
+ * ANY_ESC), UTF-8 or not: the reader gives them back so, and the round
+ * trip is byte for byte.
  */
+#define ANY_ESC (TP_JSON_ESC_BYTES | TP_JSON_ESC_U)
 static int
-json_str(struct buf *j, const unsigned char *s, size_t n)
+json_str(struct buf *j, const unsigned char *s, size_t n, unsigned esc)
 {
 	char *end;
 
 	if (buf_reserve(j, j->len + TP_JSON_ESC_MAX(n)) < 0)
 		return -1;
-	end = tp_json_escape((char *)j->b + j->len, s, n,
-	    TP_JSON_ESC_BYTES | TP_JSON_ESC_U);
+	end = tp_json_escape((char *)j->b + j->len, s, n, esc);
 	j->len = (size_t)(end - (char *)j->b);
 	return 0;
 }
@@ -245,7 +246,7 @@ wtf_text_f64(const char *v, size_t n, double *d)
  */
 static int
 wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
-    int *lost)
+    unsigned esc, int *lost)
 {
 	uint64_t u;
 	int64_t i;
@@ -274,11 +275,11 @@ wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
 					kl = tp_unquote(key, kl, (char *)tmp->b);
 					ks = (const char *)tmp->b;
 				}
-				if (json_str(j, (const unsigned char *)ks, kl) < 0 ||
+				if (json_str(j, (const unsigned char *)ks, kl, esc) < 0 ||
 				    buf_add(j, ":", 1) < 0)
 					return -1;
 			}
-			if (wtf_text_json(ev, evl, j, tmp, lost) < 0)
+			if (wtf_text_json(ev, evl, j, tmp, esc, lost) < 0)
 				return -1;
 		}
 		return buf_add(j, map ? "}" : "]", 1);
@@ -310,24 +311,29 @@ wtf_text_json(const char *v, size_t n, struct buf *j, struct buf *tmp,
 		if (buf_reserve(tmp, n) < 0)
 			return -1;
 		k = tp_unquote(v, n, (char *)tmp->b);
-		return json_str(j, tmp->b, k);
+		return json_str(j, tmp->b, k, esc);
 	default:	/* TR_EMPTY, TR_WORD: a bare string */
 		break;
 	}
-	return json_str(j, (const unsigned char *)v, n);
+	return json_str(j, (const unsigned char *)v, n, esc);
 }
 
 #define LOST_NONFINITE "a NaN or infinity stored as a JSON string (JSON " \
 	"has no such number)"
 
-/* wtf_text_json of a field, with a NaN or infinity counted as a loss. */
+/*
+ * wtf_text_json of a field, with a NaN or infinity counted as a loss.  A
+ * rebuilt trace is read by others (WTF's loader): its strings are UTF-8,
+ * invalid bytes U+FFFD (counted by the caller).
+ */
 int
 wtf_json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j)
 {
 	int lost = 0;
 
-	if (wtf_text_json(f->val, f->vallen, j, &e->sbuf, &lost) < 0)
+	if (wtf_text_json(f->val, f->vallen, j, &e->sbuf, e->rebuild ?
+	    TP_JSON_ESC_U : ANY_ESC, &lost) < 0)
 		return -1;
 	if (lost && tr_lose(e->r, rec, &e->st->skipped, LOST_NONFINITE,
 	    "field \"%.*s\"", (int)f->keylen, f->key) < 0)
@@ -503,7 +509,8 @@ wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
 	if (json_to_text(s, s + n, out, tmp) < 0)
 		return -1;
 	chk->len = 0;
-	if (wtf_text_json((const char *)out->b, out->len, chk, tmp, &lost) < 0)
+	if (wtf_text_json((const char *)out->b, out->len, chk, tmp, ANY_ESC,
+	    &lost) < 0)
 		return -1;
 	return !lost && chk->len == n && memcmp(chk->b, s, n) == 0;
 }

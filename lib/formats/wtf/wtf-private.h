@@ -283,6 +283,7 @@ struct enc {
 	struct tp_err *err;
 	int version;		/* 0 until a header is written */
 	int merged;		/* a second header came: traces merged */
+	int rebuild;		/* not one WTF trace: rebuilt (wtf-enc-rebuild.c) */
 	int64_t tb_ns;
 	int have_zone;
 	int64_t zone;
