@@ -471,7 +471,10 @@ learn_event(struct rb *b, const struct tr_rec *rec)
 		return rb_nomem(b);
 	if ((tf != NULL ? zone_get(b, input, 1, tid, NULL, 0) :
 	    zone_get(b, input, 0, 0, fn->name, fn->namelen)) == NULL)
-		return rb_nomem(b);
+		return b->nzones > WTF_MAX_WIRE ? tr_fail(b->e->r, rec, tf,
+		    "more than 65535 zones (threads of the inputs and names of "
+		    "events without a thread): zone ids have 16 bits") :
+		    rb_nomem(b);
 	fn->events++;
 	if (find_key(rec, "scope", 5) != NULL)
 		fn->scope = 1;
