@@ -94,6 +94,7 @@ struct rb {
 	struct fzone *cur;
 	uint32_t next_wire;
 	struct buf line;
+	unsigned char used[(WTF_MAX_WIRE + 1) / 8];	/* zone ids taken */
 };
 
 static uint32_t
@@ -152,7 +153,7 @@ zone_get(struct rb *b, int64_t input, int has_tid, int64_t tid,
 		    (has_tid ? z->tid == tid : (z->labellen == labellen &&
 		    memcmp(z->label, label, labellen) == 0)))
 			return z;
-	if (b->nzones > WTF_MAX_WIRE)
+	if (b->nzones >= WTF_MAX_WIRE)	/* ids 1 to 65535 */
 		return NULL;
 	if ((z = calloc(1, sizeof *z)) == NULL)
 		return NULL;
@@ -471,7 +472,7 @@ learn_event(struct rb *b, const struct tr_rec *rec)
 		return rb_nomem(b);
 	if ((tf != NULL ? zone_get(b, input, 1, tid, NULL, 0) :
 	    zone_get(b, input, 0, 0, fn->name, fn->namelen)) == NULL)
-		return b->nzones > WTF_MAX_WIRE ? tr_fail(b->e->r, rec, tf,
+		return b->nzones >= WTF_MAX_WIRE ? tr_fail(b->e->r, rec, tf,
 		    "more than 65535 zones (threads of the inputs and names of "
 		    "events without a thread): zone ids have 16 bits") :
 		    rb_nomem(b);
@@ -625,10 +626,9 @@ make_def(struct rb *b, const struct tr_rec *rec, struct fname *fn,
 static void
 number_zones(struct rb *b)
 {
-	static unsigned char used[(WTF_MAX_WIRE + 1) / 8];
+	unsigned char *used = b->used;
 	uint32_t next = 1;
 
-	memset(used, 0, sizeof used);
 	for (size_t i = 0; i < b->nzones; i++) {
 		struct fzone *z = b->zorder[i];
 		if (z->has_tid && z->tid >= 1 && z->tid <= WTF_MAX_WIRE &&
