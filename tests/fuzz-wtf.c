@@ -56,8 +56,14 @@ check_decode(const uint8_t *data, size_t size)
 			if (d.out[d.len - 1] != '\n')
 				abort();	/* only whole records */
 			d.len = before_last(d.out, d.len, "wtf-chunk ");
-			fuzz_encodes_to(F, &strict, &d, data,
-			    (size_t)d.err.offset, 1);
+			/*
+			 * The header line alone (a trace cut in its first
+			 * chunk): the encoder completes it with a file-header
+			 * chunk, as every chunked trace has, so it is no prefix.
+			 */
+			if (memchr(d.out, '\n', d.len) != d.out + d.len - 1)
+				fuzz_encodes_to(F, &strict, &d, data,
+				    (size_t)d.err.offset, 1);
 		}
 	}
 	free(d.out);

@@ -31,9 +31,10 @@ if [ -z "$C" ]; then
 	done_testing
 fi
 # v10-js-alltypes: the values wtf-dump shows (v10-js-alltypes.wtf-dump.txt,
-# lines 4, 5 and 6): time32 12.345 ms is 12345 us, "" and null apart.
+# lines 4, 5 and 6): time32 12.345 ms is 12345 us, "" and null apart; the
+# any value x as the map its JSON text stands for.
 wtf2txt "$C/v10-js-alltypes.wtf-trace" > a.txt
-grep -q '^event tid=1 ts=976006964943 time=8864 name=test#allTypes b=true i8=-5 u8=250 i16=-1234 u16=54321 i32=-123456789 u32=4000000000 f=1.5 a="hello" u="héllo ☃" x="{\\"k\\":\[1,\\"two\\",null\]}" c="Z" w="☃" t=12345$' a.txt
+grep -q '^event tid=1 ts=976006964943 time=8864 name=test#allTypes b=true i8=-5 u8=250 i16=-1234 u16=54321 i32=-123456789 u32=4000000000 f=1.5 a="hello" u="héllo ☃" x={k:\[1,"two",null\]} c="Z" w="☃" t=12345$' a.txt
 ok $? "alltypes: test#allTypes with every scalar type, as wtf-dump shows it at 8.86ms"
 grep -q ' name=test#allTypes b=false i8=0 u8=0 i16=0 u16=0 i32=0 u32=0 f=0.0 a="" u=null x=null c="a" w="b" t=0$' a.txt
 ok $? "alltypes: zero, empty and null values (a is \"\", u and x null)"

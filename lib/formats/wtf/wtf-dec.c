@@ -144,6 +144,7 @@ struct dec {
 	struct strtab strs;
 	unsigned char *scratch;
 	size_t scratchcap;
+	struct buf anyout, anychk, anytmp;	/* wtf_any_text's */
 };
 
 static int
@@ -586,6 +587,23 @@ legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
 	return (long)pos;
 }
 
+/*
+ * A legacy any argument: as cff_put_any, when its count of UTF-16 units
+ * is that of its bytes (else ".chars=" follows the string).  Kept out of
+ * legacy_put_args, which is inlined into the record loop.
+ */
+static __attribute__((noinline)) char *
+legacy_put_any(struct dec *d, char *p, const unsigned char *s, uint32_t n,
+    uint32_t units)
+{
+	if (wtf_utf16_units(s, n) != units || wtf_any_text((const char *)s, n,
+	    &d->anyout, &d->anychk, &d->anytmp) <= 0)
+		return put_qstr(d, p, s, n);
+	p = room(d, p, d->anyout.len + ARG_ROOM);
+	memcpy(p, d->anyout.b, d->anyout.len);
+	return p + d->anyout.len;
+}
+
 static char *
 legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
     const unsigned char *b)
@@ -610,7 +628,10 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 				b += 2 + c;
 			} else {
 				uint32_t bl = tp_get_be16(b + 2);
-				p = put_qstr(d, p, b + 4, bl);
+				if (a->type == WT_ANY)
+					p = legacy_put_any(d, p, b + 4, bl, c);
+				else
+					p = put_qstr(d, p, b + 4, bl);
 				if (wtf_utf16_units(b + 4, bl) != c) {
 					p = put_extra_key(d, p, a, ".chars=");
 					p = tp_fmt_u64(p, c);
@@ -1018,6 +1039,27 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 	return put_str(d, p, d->strs.base + en->off, en->len, 0);
 }
 
+/*
+ * An any argument: its JSON text as the value it stands for when the
+ * encoder gives the same bytes back (wtf_any_text); NULL when it is to be
+ * written as a string (cff_put_string, called once: inlined).
+ */
+static __attribute__((noinline)) char *
+cff_put_any(struct dec *d, char *p, uint32_t o)
+{
+	const struct strent *en;
+
+	if (o >= 0xfffffffeu)
+		return NULL;
+	en = &d->strs.ent[o];
+	if (wtf_any_text((const char *)d->strs.base + en->off, en->len,
+	    &d->anyout, &d->anychk, &d->anytmp) <= 0)
+		return NULL;	/* out of memory too: as a string */
+	p = room(d, p, d->anyout.len + ARG_ROOM);
+	memcpy(p, d->anyout.b, d->anyout.len);
+	return p + d->anyout.len;
+}
+
 static char *
 cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
     const unsigned char *s)
@@ -1052,8 +1094,15 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 			s += 4 * slots;
 		} else {
 			unsigned char u[4];
+			char *q;
 			switch (a->type) {
-			case WT_ASCII: case WT_UTF8: case WT_ANY:
+			case WT_ANY:
+				if ((q = cff_put_any(d, p, v)) != NULL) {
+					p = q;
+					break;
+				}
+				/* FALLTHROUGH */
+			case WT_ASCII: case WT_UTF8:
 				p = cff_put_string(d, p, v);
 				break;
 			case WT_CHAR:
@@ -1299,6 +1348,14 @@ cff_decode(struct dec *d, uint32_t build)
 		d->err->unit = "chunk";
 		if (avail < 0)
 			return -1;
+		if (avail == 0 && index == 0)
+			/*
+			 * Every writer starts with the file-header chunk (it holds
+			 * the timebase): a trace of 12 bytes was cut.
+			 */
+			return tp_fail_at(d->err, off, index, "chunk", "cut after "
+			    "the header: a chunked trace has at least its "
+			    "file-header chunk");
 		if (avail == 0)
 			return 0;
 		if (avail < 24)
@@ -1420,6 +1477,9 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	free(d->strs.text);
 	free(d->strs.hash);
 	free(d->scratch);
+	free(d->anyout.b);
+	free(d->anychk.b);
+	free(d->anytmp.b);
 	free(d);
 	return rc;
 }

@@ -188,13 +188,15 @@ wtf_cff_header(struct enc *e, int64_t tb_ns, uint32_t flags,
 	    default_context, &cn);
 	m = json_object_or(meta ? meta->b : NULL, meta ? meta->len : 0, "{}",
 	    &mn);
+	if (e->version != WTF_CFF_VERSION) {
+		put_le32(e->out, WTF_MAGIC);
+		put_le32(e->out, WTF_DEFAULT_BUILD);
+		put_le32(e->out, WTF_CFF_VERSION);
+	}	/* else the stream's header was written: only its chunk */
 	e->version = WTF_CFF_VERSION;
 	e->st->version = WTF_CFF_VERSION;
 	e->tb_ns = tb_ns;
 	tbend = json_num_ms(tb, tb_ns);
-	put_le32(e->out, WTF_MAGIC);
-	put_le32(e->out, WTF_DEFAULT_BUILD);
-	put_le32(e->out, WTF_CFF_VERSION);
 	wtf_chunk_start(e, 1, WTF_CHUNK_FILE_HEADER);
 	if (buf_str(&e->pbuf, "{\"type\":\"file_header\",\"flags\":[") < 0)
 		return enc_nomem(e);

@@ -214,8 +214,8 @@ tab_add(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 }
 
 /* A chunk with an event buffer to append records to. */
-static int
-event_chunk(struct enc *e, const struct tr_rec *rec)
+int
+wtf_event_chunk(struct enc *e, const struct tr_rec *rec)
 {
 	if (e->version == 0 && wtf_auto_header(e, rec) < 0)
 		return -1;
@@ -266,8 +266,8 @@ rec_u32(struct enc *e, uint32_t v)
 }
 
 /* The record head: wire id and time. */
-static int
-rec_head(struct enc *e, uint32_t wire, uint32_t time)
+int
+wtf_rec_head(struct enc *e, uint32_t wire, uint32_t time)
 {
 	e->rec.len = 0;
 	if (e->version == WTF_LEGACY_VERSION) {
@@ -280,8 +280,8 @@ rec_head(struct enc *e, uint32_t wire, uint32_t time)
 }
 
 /* The finished record into the trace. */
-static int
-rec_emit(struct enc *e)
+int
+wtf_rec_emit(struct enc *e)
 {
 	e->st->events++;
 	if (e->version == WTF_LEGACY_VERSION) {
@@ -292,8 +292,8 @@ rec_emit(struct enc *e)
 }
 
 /* A legacy ascii string, or a CFF string slot. */
-static int
-rec_string(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
+int
+wtf_rec_string(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
     int type, const unsigned char *s, size_t n, const struct tr_field *chars)
 {
 	if (e->version != WTF_LEGACY_VERSION) {
@@ -512,8 +512,8 @@ any_json(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
  * The arguments of an event from the record's fields; *matched counts the
  * fields used, *arg0 gets the first argument as an integer.
  */
-static int
-rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
+int
+wtf_rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
     size_t *matched, int64_t *arg0)
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
@@ -565,7 +565,7 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 			if (legacy && a->type != WT_ASCII &&
 			    (chars = find_extra(e, rec, a, ".chars")) != NULL)
 				extras++;
-			if (rec_string(e, rec, f, a->type, s, n, chars) < 0)
+			if (wtf_rec_string(e, rec, f, a->type, s, n, chars) < 0)
 				return -1;
 			if (!legacy && get_pad(e, rec, a, pad, 0, &extras) < 0)
 				return -1;
@@ -621,21 +621,21 @@ rec_args(struct enc *e, const struct tr_rec *rec, const struct wtf_def *def,
 /* ------------------------------------------------------------- defines */
 
 /* Write a define record (wire 1) for def. */
-static int
-emit_define(struct enc *e, const struct tr_rec *rec,
+int
+wtf_emit_define(struct enc *e, const struct tr_rec *rec,
     const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2])
 {
 	int legacy = e->version == WTF_LEGACY_VERSION;
 	unsigned char slot[4];
 
-	if (rec_head(e, WTF_WIRE_DEFINE, time) < 0)
+	if (wtf_rec_head(e, WTF_WIRE_DEFINE, time) < 0)
 		return -1;
 	if (legacy) {
 		if (rec_u16(e, def->wire) < 0 || rec_u16(e, def->cls) < 0 ||
 		    rec_u32(e, def->flags) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->name, def->namelen, NULL) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->sig, def->siglen, NULL) < 0)
 			return -1;
 	} else {
@@ -646,18 +646,18 @@ emit_define(struct enc *e, const struct tr_rec *rec,
 		tp_put_le16(slot, (uint16_t)def->cls);
 		memcpy(slot + 2, pads[1], 2);
 		if (rec_add(e, slot, 4) < 0 || rec_u32(e, def->flags) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->name, def->namelen, NULL) < 0 ||
-		    rec_string(e, rec, NULL, WT_ASCII,
+		    wtf_rec_string(e, rec, NULL, WT_ASCII,
 		    (const unsigned char *)def->sig, def->siglen, NULL) < 0)
 			return -1;
 	}
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /* Enter a definition; fails as the decoder would on the same bytes. */
-static int
-enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
+int
+wtf_enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 {
 	if (def->wire == WTF_WIRE_DEFINE &&
 	    !wtf_same_as_define(&e->defs, def)) {
@@ -678,12 +678,9 @@ enc_enter(struct enc *e, const struct tr_rec *rec, struct wtf_def *def)
 	return 0;
 }
 
-#define TIME_RANGE "a ts outside the 2^32 us after the timebase (merged " \
-	"traces too far apart)"
-
 /*
- * The time of a record: time=, else from ts= and the timebase.  1 when
- * time= is of another timebase and ts= is out of this one's reach.
+ * The time of a record: time=, else from ts= and the timebase; a ts out
+ * of the timebase's reach is an error.
  */
 static int
 rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
@@ -704,14 +701,18 @@ rec_time(struct enc *e, const struct tr_rec *rec, const struct tr_field *t,
 		return 0;
 	d = ts - e->tb_ns;
 	d = d >= 0 ? d / 1000 : -((-d + 999) / 1000);
-	if (t != NULL && (d < 0 || d > UINT32_MAX))
-		return 1;
+	if (d < 0 || d > UINT32_MAX)	/* never wrapped */
+		return tr_fail(e->r, rec, f, "%lld us from the timebase "
+		    "ts=%lld: one WTF timebase holds 2^32 us (71.6 minutes) "
+		    "after it (merged traces: txtmerge --tag rebuilds them as "
+		    "one trace when they fit)", (long long)d,
+		    (long long)e->tb_ns);
 	*time = (uint32_t)d;
 	return 0;
 }
 
-static int
-do_define(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_define(struct enc *e, const struct tr_rec *rec)
 {
 	static const char *const keys[] = { "wire", "class", "flags", "name",
 	    "args" };
@@ -726,7 +727,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	struct wtf_def *def;
 	int signull;
 
-	if (event_chunk(e, rec) < 0)
+	if (wtf_event_chunk(e, rec) < 0)
 		return -1;
 	for (int i = 0; i < 5; i++)
 		if ((f[i] = find_key(rec, keys[i], strlen(keys[i]))) == NULL)
@@ -747,8 +748,6 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	if (get_u32(e, rec, f[2], &v[2]) < 0 || (rc = rec_time(e, rec,
 	    find_key(rec, "time", 4), find_key(rec, "ts", 2), &time)) < 0)
 		return -1;
-	if (rc > 0)
-		return enc_skip(e, rec, TIME_RANGE);
 	for (int i = 0; i < 2; i++) {
 		const struct tr_field *p = find_key(rec, i ? "class.pad" :
 		    "wire.pad", 8 + (i ? 1 : 0));
@@ -779,7 +778,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	free(name);
 	if (def == NULL)
 		return tr_fail(e->r, rec, f[4], "%s", why);
-	if (enc_enter(e, rec, def) < 0)
+	if (wtf_enc_enter(e, rec, def) < 0)
 		return -1;
 	for (size_t i = 0; i < rec->nf; i++) {
 		const struct tr_field *g = &rec->f[i];
@@ -791,7 +790,7 @@ do_define(struct enc *e, const struct tr_rec *rec)
 	if (matched != rec->nf)
 		return tr_fail(e->r, rec, NULL, "wtf-define with a field it "
 		    "does not have");
-	return emit_define(e, rec, def, time, pads);
+	return wtf_emit_define(e, rec, def, time, pads);
 }
 
 /*
@@ -805,8 +804,8 @@ define_inferred(struct enc *e, const struct tr_rec *rec, const char *name,
 	static const unsigned char nopad[2][2];
 	struct wtf_def *def = wtf_infer_def(e, rec, name, namelen, hint);
 
-	if (def == NULL || enc_enter(e, rec, def) < 0 ||
-	    emit_define(e, rec, def, time, nopad) < 0)
+	if (def == NULL || wtf_enc_enter(e, rec, def) < 0 ||
+	    wtf_emit_define(e, rec, def, time, nopad) < 0)
 		return NULL;
 	e->st->inferred++;
 	return def;
@@ -877,7 +876,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 	if (def == NULL && (def = define_inferred(e, NULL, name, strlen(name), 0,
 	    time)) == NULL)
 		return -1;
-	if (rec_head(e, def->wire, time) < 0)
+	if (wtf_rec_head(e, def->wire, time) < 0)
 		return -1;
 	memcpy(label, "tid ", 4);
 	*tp_fmt_u64(label + 4, zone) = '\0';
@@ -889,7 +888,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 			    0xffffffffu) < 0)
 				return -1;
 		} else if (type_string(a->type)) {
-			if (rec_string(e, rec, NULL, a->type,
+			if (wtf_rec_string(e, rec, NULL, a->type,
 			    (const unsigned char *)s, s ? strlen(s) : 0, NULL) < 0)
 				return -1;
 		} else if (e->version == WTF_LEGACY_VERSION &&
@@ -901,7 +900,7 @@ emit_zone(struct enc *e, const struct tr_rec *rec, const char *name,
 		}
 	}
 	e->st->zones_added++;
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /* The fields of an event record's own, found in one pass. */
@@ -935,8 +934,8 @@ head_fields(const struct tr_rec *rec, struct head *h)
 	}
 }
 
-static int
-do_event(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_event(struct enc *e, const struct tr_rec *rec)
 {
 	struct head h;
 	const struct tr_field *nf, *wf, *tf;
@@ -952,11 +951,9 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	head_fields(rec, &h);
 	if ((nf = h.name) == NULL)
 		return enc_skip(e, rec, "an event without a name");
-	if (event_chunk(e, rec) < 0 ||
+	if (wtf_event_chunk(e, rec) < 0 ||
 	    (rc = rec_time(e, rec, h.time, h.ts, &time)) < 0)
 		return -1;
-	if (rc > 0)
-		return enc_skip(e, rec, TIME_RANGE);
 	if (get_str(e, rec, nf, &s, &namelen) != 0 || namelen == 0)
 		return tr_fail(e->r, rec, nf, "not an event name");
 	if ((wf = h.wire) != NULL) {
@@ -1007,9 +1004,9 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	}
 	nstr = e->nstr;
 	tablen = e->tab.len;
-	if (rec_head(e, def->wire, time) < 0)
+	if (wtf_rec_head(e, def->wire, time) < 0)
 		return -1;
-	if (rec_args(e, rec, def, &namelen, &arg0) < 0) {
+	if (wtf_rec_args(e, rec, def, &namelen, &arg0) < 0) {
 		/*
 		 * The reader keeps the first definition of a name, so one made
 		 * up from an earlier event cannot change: a value it cannot
@@ -1033,7 +1030,7 @@ do_event(struct enc *e, const struct tr_rec *rec)
 	if ((def->role == ROLE_ZONE_CREATE || def->role == ROLE_ZONE_SET) &&
 	    arg0 >= 0 && arg0 <= WTF_MAX_WIRE)
 		e->zones[arg0 / 8] |= (unsigned char)(1u << (arg0 % 8));
-	return rec_emit(e);
+	return wtf_rec_emit(e);
 }
 
 /*
@@ -1057,13 +1054,13 @@ header_str(struct enc *e, const struct tr_rec *rec, const char *key,
 	if (s != NULL && buf_add(keep, s, n) < 0)
 		return enc_nomem(e);
 	e->rec.len = 0;
-	if (rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
+	if (wtf_rec_string(e, rec, f, WT_UTF8, s, n, c) < 0)
 		return -1;
 	return buf_add(&e->lhead, e->rec.b, e->rec.len) < 0 ? enc_nomem(e) : 0;
 }
 
-static int
-do_header(struct enc *e, const struct tr_rec *rec)
+int
+wtf_do_header(struct enc *e, const struct tr_rec *rec)
 {
 	uint32_t version = 0, build = WTF_DEFAULT_BUILD, flags = 1;
 	const struct tr_field *f;
@@ -1076,7 +1073,9 @@ do_header(struct enc *e, const struct tr_rec *rec)
 		 * times come from ts=, the encoder cuts the chunks.
 		 */
 		e->merged = 1;
-		return enc_skip(e, rec, "a second wtf-header (merged traces)");
+		return tr_lose(e->r, rec, &e->st->skipped, "traces merged "
+		    "without input= (txtmerge --tag): their zones of equal "
+		    "ids and events of equal names fused", "a second wtf-header");
 	}
 	if ((f = find_key(rec, "version", 7)) == NULL)
 		return tr_fail(e->r, rec, NULL, "wtf-header without field "
@@ -1124,8 +1123,8 @@ do_header(struct enc *e, const struct tr_rec *rec)
  * The held legacy header, now that the next record (or the end) says
  * which generation the trace is: legacy, or chunked for an event.
  */
-static int
-legacy_release(struct enc *e, const struct tr_rec *rec)
+int
+wtf_legacy_release(struct enc *e, const struct tr_rec *rec)
 {
 	e->legacy_held = 0;
 	if (rec != NULL && tr_is(rec, "event"))
@@ -1134,82 +1133,4 @@ legacy_release(struct enc *e, const struct tr_rec *rec)
 	e->tb_ns = (int64_t)((uint64_t)e->ltb * 1000000u);
 	tp_out_write(e->out, e->lhead.b, e->lhead.len);
 	return 0;
-}
-
-int
-wtf_encode(struct tr_reader *r, struct tp_out *out,
-    const struct wtf_enc_opts *opts, struct wtf_enc_stats *st,
-    struct tp_err *err)
-{
-	static const struct wtf_enc_opts defaults;
-	struct wtf_enc_stats dummy;
-	struct tr_rec trec, *rec = &trec;
-	const char *why;
-	struct enc *e;
-	int rc;
-
-	if (st == NULL)
-		st = &dummy;
-	memset(st, 0, sizeof *st);
-	if ((e = calloc(1, sizeof *e)) == NULL)
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	e->r = r;
-	e->out = out;
-	e->opts = opts ? opts : &defaults;
-	st->skipped.strict = e->opts->strict;
-	st->skipped.cannot = "not expressible in a WTF trace";
-	e->st = st;
-	e->err = err;
-	if (wtf_deftab_init(&e->defs, &why) < 0) {
-		free(e);
-		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	}
-	while ((rc = tr_next(r, rec)) > 0) {
-		st->records++;
-		if (e->legacy_held && rec->kindlen > 4 &&
-		    (tr_is(rec, "event") || memcmp(rec->kind, "wtf-", 4) == 0) &&
-		    legacy_release(e, rec) < 0) {
-			rc = -1;
-			break;
-		}
-		if (rec->kindlen == 5 && key_eq(rec->kind, "event", 5))
-			rc = do_event(e, rec);
-		else if (tr_is(rec, "wtf-define"))
-			rc = do_define(e, rec);
-		else if (e->merged && (tr_is(rec, "wtf-chunk") ||
-		    tr_is(rec, "wtf-part")))
-			rc = enc_skip(e, rec, "a chunk of merged traces (the "
-			    "encoder cuts its own)");
-		else if (tr_is(rec, "wtf-chunk"))
-			rc = wtf_do_chunk(e, rec);
-		else if (tr_is(rec, "wtf-part"))
-			rc = wtf_do_part(e, rec);
-		else if (tr_is(rec, "wtf-header"))
-			rc = do_header(e, rec);
-		else
-			rc = tr_skip(r, rec, &st->skipped, "record kind "
-			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
-		if (rc < 0)
-			break;
-	}
-	if (rc == 0 && e->legacy_held)
-		rc = legacy_release(e, NULL);
-	if (rc == 0 && e->version == 0)
-		rc = wtf_auto_header(e, NULL);
-	if (rc == 0)
-		rc = wtf_chunk_flush(e);
-	wtf_deftab_free(&e->defs);
-	free(e->rec.b);
-	free(e->sbuf.b);
-	free(e->json.b);
-	free(e->pbuf.b);
-	free(e->lhead.b);
-	free(e->lctx.b);
-	free(e->lmeta.b);
-	free(e->ev.b);
-	free(e->tab.b);
-	free(e->soff);
-	free(e->hash);
-	free(e);
-	return rc < 0 ? -1 : 0;
 }

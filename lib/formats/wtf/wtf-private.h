@@ -10,6 +10,9 @@
  *   wtf-enc.c        the encoder: events, definitions, the stream
  *   wtf-enc-chunk.c  the encoder's chunks: held until complete, then
  *                    written with their part table; the file header
+ *   wtf-enc-rebuild.c  the encoder's driver, and a stream that is not one
+ *                    WTF trace (other formats' events, inputs merged
+ *                    with input=) rebuilt in two spooled passes
  *   wtf-infer.c      definitions made up for events the stream never
  *                    defined, and values of "any" arguments as JSON
  *
@@ -280,6 +283,7 @@ struct enc {
 	struct tp_err *err;
 	int version;		/* 0 until a header is written */
 	int merged;		/* a second header came: traces merged */
+	int rebuild;		/* not one WTF trace: rebuilt (wtf-enc-rebuild.c) */
 	int64_t tb_ns;
 	int have_zone;
 	int64_t zone;
@@ -383,10 +387,32 @@ int wtf_auto_header(struct enc *e, const struct tr_rec *rec);
 int wtf_do_chunk(struct enc *e, const struct tr_rec *rec);
 int wtf_do_part(struct enc *e, const struct tr_rec *rec);
 
+/* wtf-enc.c, for wtf-enc-rebuild.c */
+int wtf_event_chunk(struct enc *e, const struct tr_rec *rec);
+int wtf_rec_head(struct enc *e, uint32_t wire, uint32_t time);
+int wtf_rec_emit(struct enc *e);
+int wtf_rec_string(struct enc *e, const struct tr_rec *rec,
+    const struct tr_field *f, int type, const unsigned char *s, size_t n,
+    const struct tr_field *chars);
+int wtf_rec_args(struct enc *e, const struct tr_rec *rec,
+    const struct wtf_def *def, size_t *matched, int64_t *arg0);
+int wtf_emit_define(struct enc *e, const struct tr_rec *rec,
+    const struct wtf_def *def, uint32_t time, const unsigned char pads[2][2]);
+int wtf_enc_enter(struct enc *e, const struct tr_rec *rec,
+    struct wtf_def *def);
+
+int wtf_do_event(struct enc *e, const struct tr_rec *rec);
+int wtf_do_define(struct enc *e, const struct tr_rec *rec);
+int wtf_do_header(struct enc *e, const struct tr_rec *rec);
+int wtf_legacy_release(struct enc *e, const struct tr_rec *rec);
+
 /* wtf-infer.c */
 struct wtf_def *wtf_infer_def(struct enc *e, const struct tr_rec *rec,
     const char *name, size_t namelen, uint32_t hint);
 int wtf_json_value(struct enc *e, const struct tr_rec *rec,
     const struct tr_field *f, struct buf *j);
+int wtf_text_f64(const char *v, size_t n, double *d);
+int wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
+    struct buf *tmp);
 
 #endif
