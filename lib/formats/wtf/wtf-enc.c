@@ -194,7 +194,10 @@ tab_add(struct enc *e, const struct tr_rec *rec, const struct tr_field *f,
 		while (e->hash[j] != 0) {
 			uint32_t o = e->hash[j] - 1;
 			const unsigned char *t = e->tab.b + e->soff[o];
-			if (memcmp(t, s, n) == 0 && t[n] == 0) {
+			/* A shorter string may end the table: compare only
+			   what is there. */
+			if (e->tab.len - e->soff[o] > n &&
+			    memcmp(t, s, n) == 0 && t[n] == 0) {
 				*ord = o;
 				return 0;
 			}
