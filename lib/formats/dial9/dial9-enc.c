@@ -178,6 +178,7 @@ struct enc {
 	uint64_t maxtid;
 	struct layout *lay;
 	size_t nlay, laycap;
+	uint64_t null_line;	/* a null in a list said for this record */
 };
 
 static int
@@ -707,15 +708,50 @@ enc_plain_elem(struct enc *e, struct buf *b, const struct tr_rec *rec,
 
 	if (t == 0) {
 		struct tr_field empty = span(f, "\"\"", 2);
-		if (tr_lose(e->r, rec, &e->st->skipped, "a null in a list, "
-		    "written as an empty string (a dial9 list holds no null)",
+		/* counted once per record, as tr_lose counts records */
+		if (e->null_line != rec->lineno && tr_lose(e->r, rec, &e->st->skipped, "a null in a list or "
+		    "map, written as an empty string (a dial9 dynamic list or "
+		    "map holds no null)",
 		    "field \"%.*s\"", (int)f->keylen, f->key) < 0)
 			return -1;
+		e->null_line = rec->lineno;
 		buf_u8(b, T_STRING);
 		return enc_value(e, b, rec, &empty, T_STRING, NULL, depth + 1);
 	}
 	buf_u8(b, t);
 	return enc_value(e, b, rec, f, t, NULL, depth + 1);
+}
+
+/*
+ * Another format's map {k:v,...} (a WTF object) as a dynamic map: each
+ * key a string element, each value an element typed as its text says.
+ */
+static int
+enc_plain_map(struct enc *e, struct buf *b, const struct tr_rec *rec,
+    const struct tr_field *f, int depth)
+{
+	const char *cur = f->val, *end = f->val + f->vallen, *k, *v;
+	const unsigned char *s;
+	size_t kl, vl, n, at = b->len;
+	uint32_t count = 0;
+
+	buf_le32(b, 0);
+	while (tr_elem(&cur, end, &k, &kl, &v, &vl) > 0) {
+		struct tr_field kf = span(f, k, kl), vf = span(f, v, vl);
+		if (k == NULL)
+			return tr_fail(e->r, rec, &vf, "expected key:value");
+		if (span_str(e, rec, &kf, &s, &n) < 0)
+			return -1;
+		buf_u8(b, T_STRING);
+		buf_le32(b, (uint32_t)n);
+		buf_put(b, s, n);
+		if (enc_plain_elem(e, b, rec, &vf, depth) < 0)
+			return -1;
+		count++;
+	}
+	if (!b->nomem)
+		tp_put_le32(b->p + at, count);
+	return 0;
 }
 
 static int
@@ -876,6 +912,8 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
 		if (depth >= DIAL9_DEPTH_MAX)
 			return tr_fail(e->r, rec, f, "dynamic values nested deeper "
 			    "than %d", DIAL9_DEPTH_MAX);
+		if (tag == T_MAP && f->vallen > 0 && f->val[0] == '{')
+			return enc_plain_map(e, b, rec, f, depth);
 		if (f->vallen == 0 || f->val[0] != '[')
 			return tr_fail(e->r, rec, f, tag == T_LIST ?
 			    "not a list of {type:value}" :
