@@ -93,6 +93,23 @@ norm() {
 	}'
 }
 
+# Record by record: the same line, but an untimed event (ts - or 0) is
+# at the timebase TB.
+compare() {	# WANT GOT TB NAME
+	paste -d '\n' "$1" "$2" | awk -v tb="$3" '
+	NR % 2 == 1 { w = $0; next }
+	{
+		n++
+		g = $0
+		if (w ~ / ts=[-0] tid=/) sub(/ ts=[-0] tid=/, " ts=" tb " tid=", w)
+		if (w != g) { if (bad++ < 5) print "# want: " w "\n# got:  " g }
+	}
+	END { print (bad + 0) " " n }' > cmp.txt
+	wn=$(wc -l < "$1" | tr -d ' '); gn=$(wc -l < "$2" | tr -d ' ')
+	is "$(tail -n 1 cmp.txt):$gn" "0 $wn:$wn" "$4"
+	grep '^#' cmp.txt
+}
+
 for f in annotations-2026-07.trc.gz block-in-place-small.trc.gz \
     multisegment-2026-03-28.trc.gz optional-fields-2026-04-16.trc \
     stackpool-2026-05-08.trc.gz upstream-head-2026-05-15.trc.gz \
@@ -125,19 +142,19 @@ for f in annotations-2026-07.trc.gz block-in-place-small.trc.gz \
 	    "$f: txt2dial9 says nothing lost; txt2wtf: ${ann} annotations skipped, ${untimed} untimed events at the timebase"
 	norm < d.txt > want.txt
 	norm < b.txt > got.txt
-	# Record by record: the same line, but an untimed event (ts - or
-	# 0) is at the timebase.
-	paste -d '\n' want.txt got.txt | awk -v tb="$tb" '
-	NR % 2 == 1 { w = $0; next }
-	{
-		n++
-		g = $0
-		if (w ~ / ts=[-0] tid=/) sub(/ ts=[-0] tid=/, " ts=" tb " tid=", w)
-		if (w != g) { if (bad++ < 5) print "# want: " w "\n# got:  " g }
-	}
-	END { print (bad + 0) " " n }' > cmp.txt
-	wn=$(wc -l < want.txt | tr -d ' '); gn=$(wc -l < got.txt | tr -d ' ')
-	is "$(tail -n 1 cmp.txt):$gn" "0 $wn:$wn" "$f: all $wn events back, name, ts (us), worker, every field and its kind"
-	grep '^#' cmp.txt
+	compare want.txt got.txt "$tb" "$f: all $(wc -l < want.txt | tr -d ' ') events back, name, ts (us), worker, every field and its kind"
 done
+
+# Two traces merged with --tag: txt2wtf names the second input's zones
+# "tid N (input 1)"; back in dial9 its workers stay apart from the
+# first's, numbered as txt2dial9 numbers a --tag merge given directly.
+dial92txt "$C/block-in-place-small.trc.gz" > a.txt
+txtmerge -q --tag a.txt a.txt > t.txt
+txt2wtf t.txt 2> /dev/null | wtf2txt > tw.txt && txt2dial9 tw.txt > tw.trc 2> tw.err
+is "$?:$(cat tw.err):$(grep -c 'arg.name="tid [0-9]* (input 1)"' tw.txt)" "0::4" \
+    "--tag merge through WTF: four workers of input 1 in zones of their own, nothing lost"
+tb=$(sed -n 's/.*\\"timebase\\":\([0-9]*\).*/\1/p' tw.txt | head -n 1)
+txt2dial9 t.txt | dial92txt | norm > want.txt
+dial92txt tw.trc | norm > got.txt
+compare want.txt got.txt "$((tb * 1000))" "--tag merge through WTF: the events of txt2dial9's --tag merge, workers apart ($(cut -d' ' -f3,4 want.txt | sort -u | grep -vc 'tid=-'))"
 done_testing

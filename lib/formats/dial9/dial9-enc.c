@@ -182,6 +182,8 @@ struct enc {
 	struct idmap zones;	/* (input, WTF zone id) -> zone index */
 	struct zone *zone;
 	size_t zonecap;
+	uint64_t zworker;	/* the record's worker by its zone's name */
+	int zoned;		/* zworker holds (it may be renumbered) */
 };
 
 /*
@@ -1339,16 +1341,18 @@ zone_thread(struct enc *e, const struct tr_rec *rec, const struct input *in,
 		e->ftid = NULL;
 		return 1;
 	case Z_WORKER:
+	case Z_INPUT_WORKER:
+		e->zoned = 1;
+		e->zworker = z->worker;
 		e->wf = span(ftid, e->wbuf, (size_t)(tp_fmt_u64(e->wbuf,
 		    z->worker) - e->wbuf));
 		e->ftid = &e->wf;
-		return !in->tagged;
-	case Z_INPUT_WORKER:
+		if (in->tagged)
+			return 0;	/* the record's input= says whose */
+		/* "tid N" is the first input's (txt2wtf names it so) */
 		memset(&zi, 0, sizeof zi);
-		zi.n = z->input;
+		zi.n = z->kind == Z_WORKER ? 0 : z->input;
 		zi.tagged = 1;
-		e->wf = span(ftid, e->wbuf, (size_t)(tp_fmt_u64(e->wbuf,
-		    z->worker) - e->wbuf));
 		e->ftid = enc_thread(e, rec, &zi, &e->wf);
 		return e->ftid == NULL ? -1 : 1;
 	}
@@ -1587,6 +1591,7 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	if (!dial9_raw || in->tagged)
 		fraw = NULL;
 	e->ftid = ftid;
+	e->zoned = 0;
 	if (dialect == D_WTF) {
 		int zr = 0;
 		if (n == 15 && memcmp(e->nb.p, "wtf.zone#create", 15) == 0 &&
@@ -1611,6 +1616,11 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	    x->worker_field >= 0) {
 		const struct tr_field *fw = tr_find(rec, "worker_id"),
 		    *ft = e->ftid;
+		uint64_t w;
+		/* the worker its zone names, renumbered apart: not lost */
+		if (fw != NULL && e->zoned && tp_parse_u64(fw->val, fw->vallen,
+		    &w) == 0 && w == e->zworker)
+			fw = NULL;
 		if (fw != NULL && (fw->vallen != ft->vallen ||
 		    memcmp(fw->val, ft->val, fw->vallen) != 0) &&
 		    tr_lose(e->r, rec, &e->st->skipped, "an argument worker_id "
