@@ -22,26 +22,12 @@ D=$(corpus dial9)
 # keys are names, a dynamic list's {type:value} elements their values, a
 # dynamic map's [{type:key},{type:value}] pairs key:value.
 norm() {	# wtf|dial9 < text
-	awk -v side="$1" '
-	# the length of the first token of s: up to a , (or a : when colon,
-	# a map key) outside quotes and brackets
-	function toklen(s, colon,   i, d, q, ch) {
-		d = 0; q = 0
-		for (i = 1; i <= length(s); i++) {
-			ch = substr(s, i, 1)
-			if (q) { if (ch == "\\") i++; else if (ch == "\"") q = 0 }
-			else if (ch == "\"") q = 1
-			else if (ch == "[" || ch == "{") d++
-			else if (ch == "]" || ch == "}") d--
-			else if (d == 0 && (ch == "," || (colon && ch == ":"))) return i - 1
-		}
-		return length(s)
-	}
+	awk -v side="$1" "$TV_AWK"'
 	function qkey(k) { return substr(k, 1, 1) == "\"" ? k : "\"" k "\"" }
 	# a dynamic element {type:value,...}: its value
 	function elem(e,   s, n) {
-		s = substr(e, 2, length(e) - 2); n = toklen(s, 1)
-		s = substr(s, n + 2); n = toklen(s, 0)
+		s = substr(e, 2, length(e) - 2); n = tv_len(s, ",:")
+		s = substr(s, n + 2); n = tv_len(s, ",")
 		return canon(substr(s, 1, n), 1)
 	}
 	function canon(v, depth,   c, s, n, t, k, out, sep, pair) {
@@ -51,12 +37,12 @@ norm() {	# wtf|dial9 < text
 		s = substr(v, 2, length(v) - 2); out = ""; sep = ""; pair = 0
 		if (side == "dial9" && c == "[" && substr(s, 1, 2) == "[{") pair = 1
 		while (s != "") {
-			n = toklen(s, c == "{"); t = substr(s, 1, n); s = substr(s, n + 2)
+			n = tv_len(s, c == "{" ? ",:" : ","); t = substr(s, 1, n); s = substr(s, n + 2)
 			if (c == "{") {
-				n = toklen(s, 0); k = t; t = substr(s, 1, n); s = substr(s, n + 2)
+				n = tv_len(s, ","); k = t; t = substr(s, 1, n); s = substr(s, n + 2)
 				out = out sep qkey(k) ":" canon(t, depth + 1)
 			} else if (pair) {
-				t = substr(t, 2, length(t) - 2); n = toklen(t, 0)
+				t = substr(t, 2, length(t) - 2); n = tv_len(t, ",")
 				out = out sep qkey(elem(substr(t, 1, n))) ":" elem(substr(t, n + 2))
 			} else if (side == "dial9" && substr(t, 1, 1) == "{")
 				out = out sep elem(t)
@@ -78,22 +64,7 @@ norm() {	# wtf|dial9 < text
 		while (s != "") {
 			sub(/^ +/, "", s)
 			p = index(s, "="); k = substr(s, 1, p - 1); s = substr(s, p + 1)
-			c = substr(s, 1, 1)
-			if (c == "\"") {
-				match(s, /^"([^"\\]|\\.)*"/); v = substr(s, 1, RLENGTH)
-			} else if (c == "[" || c == "{") {
-				d = 0; q = 0
-				for (i = 1; i <= length(s); i++) {
-					ch = substr(s, i, 1)
-					if (q) { if (ch == "\\") i++; else if (ch == "\"") q = 0 }
-					else if (ch == "\"") q = 1
-					else if (ch == "[" || ch == "{") d++
-					else if ((ch == "]" || ch == "}") && --d == 0) break
-				}
-				v = substr(s, 1, i)
-			} else {
-				p = index(s, " "); v = p ? substr(s, 1, p - 1) : s
-			}
+			v = substr(s, 1, tv_len(s, " "))
 			s = substr(s, length(v) + 1)
 			if (k == "name") { name = v; continue }
 			if (k == "ts") { ts = v; continue }

@@ -29,7 +29,7 @@ C=$(corpus dial9)
 # worker_id, then every other field as key=value, a stack or a list of
 # {type:value} integers as a list of decimal integers.
 norm() {
-	awk '
+	awk "$TV_AWK"'
 	# a hex number (no 0x) as a decimal string, exactly (64 bits and
 	# more: awk numbers are doubles)
 	function hex2dec(h,   i, j, d, c, n, out) {
@@ -65,22 +65,7 @@ norm() {
 		while (s != "") {
 			sub(/^ +/, "", s)
 			p = index(s, "="); k = substr(s, 1, p - 1); s = substr(s, p + 1)
-			c = substr(s, 1, 1)
-			if (c == "\"") {
-				match(s, /^"([^"\\]|\\.)*"/); v = substr(s, 1, RLENGTH)
-			} else if (c == "[" || c == "{") {
-				d = 0; q = 0
-				for (i = 1; i <= length(s); i++) {
-					ch = substr(s, i, 1)
-					if (q) { if (ch == "\\") i++; else if (ch == "\"") q = 0 }
-					else if (ch == "\"") q = 1
-					else if (ch == "[" || ch == "{") d++
-					else if ((ch == "]" || ch == "}") && --d == 0) break
-				}
-				v = substr(s, 1, i)
-			} else {
-				p = index(s, " "); v = p ? substr(s, 1, p - 1) : s
-			}
+			v = substr(s, 1, tv_len(s, " "))
 			s = substr(s, length(v) + 1)
 			if (k == "name") name = v
 			else if (k == "ts") ts = (length(v) > 3 ? substr(v, 1, length(v) - 3) : 0)

@@ -739,12 +739,13 @@ enc_plain_elem(struct enc *e, struct buf *b, const struct tr_rec *rec,
 }
 
 /*
- * Another format's map {k:v,...} (a WTF object) as a dynamic map: each
- * key a string element, each value an element typed as its text says.
+ * A map {k:v,...}: a string map's pairs (dyn 0), or another format's
+ * map (a WTF object) as a dynamic map's (dyn 1): each key a string
+ * element, each value an element typed as its text says.
  */
 static int
-enc_plain_map(struct enc *e, struct buf *b, const struct tr_rec *rec,
-    const struct tr_field *f, int depth)
+enc_map(struct enc *e, struct buf *b, const struct tr_rec *rec,
+    const struct tr_field *f, int dyn, int depth)
 {
 	const char *cur = f->val, *end = f->val + f->vallen, *k, *v;
 	const unsigned char *s;
@@ -758,11 +759,17 @@ enc_plain_map(struct enc *e, struct buf *b, const struct tr_rec *rec,
 			return tr_fail(e->r, rec, &vf, "expected key:value");
 		if (span_str(e, rec, &kf, &s, &n) < 0)
 			return -1;
-		buf_u8(b, T_STRING);
+		if (dyn)
+			buf_u8(b, T_STRING);
 		buf_le32(b, (uint32_t)n);
 		buf_put(b, s, n);
-		if (enc_plain_elem(e, b, rec, &vf, depth) < 0)
+		if (dyn ? enc_plain_elem(e, b, rec, &vf, depth) < 0 :
+		    span_str(e, rec, &vf, &s, &n) < 0)
 			return -1;
+		if (!dyn) {
+			buf_le32(b, (uint32_t)n);
+			buf_put(b, s, n);
+		}
 		count++;
 	}
 	if (!b->nomem)
@@ -776,9 +783,9 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
     int depth)
 {
 	static const struct rawspec none;
-	const char *cur, *end, *k, *v;
+	const char *cur, *end, *v;
 	const unsigned char *s;
-	size_t kl, vl, n, count, at;
+	size_t vl, n, count, at;
 	uint64_t u;
 	int64_t i;
 	double d;
@@ -901,35 +908,14 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
 	case T_SMAP:
 		if (f->vallen == 0 || f->val[0] != '{')
 			return tr_fail(e->r, rec, f, "not a map of strings");
-		at = b->len;
-		buf_le32(b, 0);
-		count = 0;
-		cur = f->val;
-		end = f->val + f->vallen;
-		while (tr_elem(&cur, end, &k, &kl, &v, &vl) > 0) {
-			struct tr_field kf = span(f, k, kl), vf = span(f, v, vl);
-			if (k == NULL)
-				return tr_fail(e->r, rec, &vf, "expected key:value");
-			if (span_str(e, rec, &kf, &s, &n) < 0)
-				return -1;
-			buf_le32(b, (uint32_t)n);
-			buf_put(b, s, n);
-			if (span_str(e, rec, &vf, &s, &n) < 0)
-				return -1;
-			buf_le32(b, (uint32_t)n);
-			buf_put(b, s, n);
-			count++;
-		}
-		if (!b->nomem)
-			tp_put_le32(b->p + at, (uint32_t)count);
-		return 0;
+		return enc_map(e, b, rec, f, 0, depth);
 	case T_LIST:
 	case T_MAP:
 		if (depth >= DIAL9_DEPTH_MAX)
 			return tr_fail(e->r, rec, f, "dynamic values nested deeper "
 			    "than %d", DIAL9_DEPTH_MAX);
 		if (tag == T_MAP && f->vallen > 0 && f->val[0] == '{')
-			return enc_plain_map(e, b, rec, f, depth);
+			return enc_map(e, b, rec, f, 1, depth);
 		if (f->vallen == 0 || f->val[0] != '[')
 			return tr_fail(e->r, rec, f, tag == T_LIST ?
 			    "not a list of {type:value}" :
