@@ -1297,6 +1297,9 @@ zone_create(struct enc *e, const struct tr_rec *rec, const struct input *in)
 		return -1;
 	else
 		z.kind = zone_name(s, n, &z.worker, &z.input);
+	/* WTF's own zones are not kept unless they take a placed one's id */
+	if (z.kind == Z_WTF && (k = idmap_get(&e->zones, in->n, id)) < 0)
+		return 0;
 	if ((k = idmap_put(&e->zones, in->n, id, NULL)) < 0 ||
 	    tp_grow(&e->zone, &e->zonecap, (size_t)k + 1, sizeof *e->zone) < 0)
 		return enc_nomem(e);
