@@ -13,12 +13,45 @@ D=$(corpus dial9)
 # One line per event, the same spelling from both sides: name, ts, tid,
 # then every argument as name=value in order, the value's text as it
 # was (its kind: integers bare, strings quoted, floats with a point,
-# lists in brackets).  From wtf2txt: WTF's own fields (time=, wire=,
-# scope=, an argument's .pad= and .chars=) left out, arg.X is argument X.
-# From dial92txt: worker_id= beside tid= is the tid, .HEX keys are names,
-# a dynamic list's {type:value} elements their values.
+# lists in brackets, maps in braces with their keys quoted).  From
+# wtf2txt: WTF's own fields (time=, wire=, scope=, an argument's .pad=
+# and .chars=) left out, arg.X is argument X, a null inside a list or
+# map "" (dial9 holds none there: txt2dial9 writes an empty string and
+# says so).  From dial92txt: worker_id= beside tid= is the tid, id= and
+# raw= (which schema of a name, wire details) left out, .HEX
+# keys are names, a dynamic list's {type:value} elements their values, a
+# dynamic map's [{type:key},{type:value}] pairs key:value.
 norm() {	# wtf|dial9 < text
-	awk -v side="$1" '
+	awk -v side="$1" "$TV_AWK"'
+	function qkey(k) { return substr(k, 1, 1) == "\"" ? k : "\"" k "\"" }
+	# a dynamic element {type:value,...}: its value
+	function elem(e,   s, n) {
+		s = substr(e, 2, length(e) - 2); n = tv_len(s, ",:")
+		s = substr(s, n + 2); n = tv_len(s, ",")
+		return canon(substr(s, 1, n), 1)
+	}
+	function canon(v, depth,   c, s, n, t, k, out, sep, pair) {
+		c = substr(v, 1, 1)
+		if (c != "[" && c != "{")
+			return (side == "wtf" && depth > 0 && v == "null") ? "\"\"" : v
+		s = substr(v, 2, length(v) - 2); out = ""; sep = ""; pair = 0
+		if (side == "dial9" && c == "[" && substr(s, 1, 2) == "[{") pair = 1
+		while (s != "") {
+			n = tv_len(s, c == "{" ? ",:" : ","); t = substr(s, 1, n); s = substr(s, n + 2)
+			if (c == "{") {
+				n = tv_len(s, ","); k = t; t = substr(s, 1, n); s = substr(s, n + 2)
+				out = out sep qkey(k) ":" canon(t, depth + 1)
+			} else if (pair) {
+				t = substr(t, 2, length(t) - 2); n = tv_len(t, ",")
+				out = out sep qkey(elem(substr(t, 1, n))) ":" elem(substr(t, n + 2))
+			} else if (side == "dial9" && substr(t, 1, 1) == "{")
+				out = out sep elem(t)
+			else
+				out = out sep canon(t, depth + 1)
+			sep = ","
+		}
+		return (c == "{" || pair) ? "{" out "}" : "[" out "]"
+	}
 	function unhex(h,   i, o) {
 		o = ""
 		for (i = 1; i < length(h); i += 2)
@@ -31,22 +64,7 @@ norm() {	# wtf|dial9 < text
 		while (s != "") {
 			sub(/^ +/, "", s)
 			p = index(s, "="); k = substr(s, 1, p - 1); s = substr(s, p + 1)
-			c = substr(s, 1, 1)
-			if (c == "\"") {
-				match(s, /^"([^"\\]|\\.)*"/); v = substr(s, 1, RLENGTH)
-			} else if (c == "[" || c == "{") {
-				d = 0; q = 0
-				for (i = 1; i <= length(s); i++) {
-					ch = substr(s, i, 1)
-					if (q) { if (ch == "\\") i++; else if (ch == "\"") q = 0 }
-					else if (ch == "\"") q = 1
-					else if (ch == "[" || ch == "{") d++
-					else if ((ch == "]" || ch == "}") && --d == 0) break
-				}
-				v = substr(s, 1, i)
-			} else {
-				p = index(s, " "); v = p ? substr(s, 1, p - 1) : s
-			}
+			v = substr(s, 1, tv_len(s, " "))
 			s = substr(s, length(v) + 1)
 			if (k == "name") { name = v; continue }
 			if (k == "ts") { ts = v; continue }
@@ -55,11 +73,10 @@ norm() {	# wtf|dial9 < text
 				if (k == "time" || k == "wire" || k == "scope" || k ~ /\.(pad|chars)$/) continue
 				sub(/^arg\./, "", k)
 			} else {
-				if (k == "worker_id" && hastid) continue
+				if ((k == "worker_id" && hastid) || k == "id" || k == "raw") continue
 				if (k ~ /^\./) { split(substr(k, 2), part, "."); k = unhex(part[1]) }
-				if (v ~ /^\[\{/) { gsub(/\{[a-z0-9-]+:/, "", v); gsub(/\}/, "", v) }
 			}
-			args = args " " k "=" v
+			args = args " " k "=" canon(v, 0)
 		}
 		print name " ts=" ts " tid=" tid " |" args
 	}'
@@ -144,10 +161,12 @@ fi
 
 # wtf2txt's events against txt2dial9's, read back by dial92txt (and by
 # decode.js).
-cross() {	# WTF-FILE LABEL
+# A null inside an any value (a JSON object's member) is the one thing
+# said as lost: LOST is that message.
+cross() {	# WTF-FILE LABEL [LOST]
 	wtf2txt "$1" > w.txt || { ok 1 "$2: wtf2txt"; return; }
 	txt2dial9 w.txt > w.trc 2> w.err
-	is "$?:$(cat w.err)" "0:" "$2: encodes, nothing skipped or lost"
+	is "$?:$(cat w.err)" "0:${3:-}" "$2: encodes, ${3:+only the nulls in maps said, }nothing else skipped or lost"
 	dial92txt w.trc > w.back
 	norm wtf < w.txt > want.txt
 	norm dial9 < w.back > got.txt
@@ -162,8 +181,14 @@ cross() {	# WTF-FILE LABEL
 }
 
 if [ -n "$W" ]; then
+	nulls='a null in a list or map, written as an empty string (a dial9 dynamic list or map holds no null)'
 	for f in "$W"/*.wtf-trace; do
-		cross "$f" "${f##*/}"
+		case $f in
+		*/blk-client.*) lost="txt2dial9: 2 records changed: $nulls (first at line 223: field \"props\")" ;;
+		*/v10-js-alltypes.*) lost="txt2dial9: 1 record changed: $nulls (first at line 37: field \"x\")" ;;
+		*) lost= ;;
+		esac
+		cross "$f" "${f##*/}" "$lost"
 	done
 else
 	skip "no ../shared/corpus/wtf" "WTF corpus to dial9"

@@ -56,3 +56,30 @@ corpus() {
 		echo "$TP_SHARED/corpus/$1"
 	fi
 }
+
+# An awk function for tests that read the text stream's values: the
+# length of the value at the start of s, up to the first of the
+# characters stops outside quotes and brackets (" " for a record's field
+# value, "," for a list element, ",:" for a map key).  Use as
+# awk "$TV_AWK"'...program...'.
+TV_AWK='
+function tv_len(s, stops,   i, d, q, ch, c) {
+	c = substr(s, 1, 1)
+	if (c == "\"" && match(s, /^"([^"\\]|\\.)*"/) &&
+	    (RLENGTH == length(s) || index(stops, substr(s, RLENGTH + 1, 1))))
+		return RLENGTH
+	if (c != "\"" && c != "[" && c != "{" && length(stops) == 1) {
+		i = index(s, stops)
+		return i ? i - 1 : length(s)
+	}
+	d = 0; q = 0
+	for (i = 1; i <= length(s); i++) {
+		ch = substr(s, i, 1)
+		if (q) { if (ch == "\\") i++; else if (ch == "\"") q = 0 }
+		else if (ch == "\"") q = 1
+		else if (ch == "[" || ch == "{") d++
+		else if (ch == "]" || ch == "}") d--
+		else if (d == 0 && index(stops, ch)) return i - 1
+	}
+	return length(s)
+}'

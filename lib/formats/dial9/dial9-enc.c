@@ -178,6 +178,23 @@ struct enc {
 	uint64_t maxtid;
 	struct layout *lay;
 	size_t nlay, laycap;
+	uint64_t null_line;	/* a null in a list said for this record */
+	struct idmap zones;	/* (input, WTF zone id) -> zone index */
+	struct zone *zone;
+	size_t zonecap;
+	uint64_t zworker;	/* the record's worker by its zone's name */
+	int zoned;		/* zworker holds (it may be renumbered) */
+};
+
+/*
+ * A WTF zone that txt2wtf made for dial9's events: a worker's ("tid N",
+ * or "tid N (input I)" for a tagged merge's) or the events of no thread
+ * (type "events").  Other zones are WTF's own: their id is the thread.
+ */
+enum { Z_WTF, Z_NONE, Z_WORKER, Z_INPUT_WORKER };
+struct zone {
+	int kind;
+	uint64_t worker, input;
 };
 
 static int
@@ -707,15 +724,57 @@ enc_plain_elem(struct enc *e, struct buf *b, const struct tr_rec *rec,
 
 	if (t == 0) {
 		struct tr_field empty = span(f, "\"\"", 2);
-		if (tr_lose(e->r, rec, &e->st->skipped, "a null in a list, "
-		    "written as an empty string (a dial9 list holds no null)",
+		/* counted once per record, as tr_lose counts records */
+		if (e->null_line != rec->lineno && tr_lose(e->r, rec, &e->st->skipped, "a null in a list or "
+		    "map, written as an empty string (a dial9 dynamic list or "
+		    "map holds no null)",
 		    "field \"%.*s\"", (int)f->keylen, f->key) < 0)
 			return -1;
+		e->null_line = rec->lineno;
 		buf_u8(b, T_STRING);
 		return enc_value(e, b, rec, &empty, T_STRING, NULL, depth + 1);
 	}
 	buf_u8(b, t);
 	return enc_value(e, b, rec, f, t, NULL, depth + 1);
+}
+
+/*
+ * A map {k:v,...}: a string map's pairs (dyn 0), or another format's
+ * map (a WTF object) as a dynamic map's (dyn 1): each key a string
+ * element, each value an element typed as its text says.
+ */
+static int
+enc_map(struct enc *e, struct buf *b, const struct tr_rec *rec,
+    const struct tr_field *f, int dyn, int depth)
+{
+	const char *cur = f->val, *end = f->val + f->vallen, *k, *v;
+	const unsigned char *s;
+	size_t kl, vl, n, at = b->len;
+	uint32_t count = 0;
+
+	buf_le32(b, 0);
+	while (tr_elem(&cur, end, &k, &kl, &v, &vl) > 0) {
+		struct tr_field kf = span(f, k, kl), vf = span(f, v, vl);
+		if (k == NULL)
+			return tr_fail(e->r, rec, &vf, "expected key:value");
+		if (span_str(e, rec, &kf, &s, &n) < 0)
+			return -1;
+		if (dyn)
+			buf_u8(b, T_STRING);
+		buf_le32(b, (uint32_t)n);
+		buf_put(b, s, n);
+		if (dyn ? enc_plain_elem(e, b, rec, &vf, depth) < 0 :
+		    span_str(e, rec, &vf, &s, &n) < 0)
+			return -1;
+		if (!dyn) {
+			buf_le32(b, (uint32_t)n);
+			buf_put(b, s, n);
+		}
+		count++;
+	}
+	if (!b->nomem)
+		tp_put_le32(b->p + at, count);
+	return 0;
 }
 
 static int
@@ -724,9 +783,9 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
     int depth)
 {
 	static const struct rawspec none;
-	const char *cur, *end, *k, *v;
+	const char *cur, *end, *v;
 	const unsigned char *s;
-	size_t kl, vl, n, count, at;
+	size_t vl, n, count, at;
 	uint64_t u;
 	int64_t i;
 	double d;
@@ -849,33 +908,14 @@ enc_value(struct enc *e, struct buf *b, const struct tr_rec *rec,
 	case T_SMAP:
 		if (f->vallen == 0 || f->val[0] != '{')
 			return tr_fail(e->r, rec, f, "not a map of strings");
-		at = b->len;
-		buf_le32(b, 0);
-		count = 0;
-		cur = f->val;
-		end = f->val + f->vallen;
-		while (tr_elem(&cur, end, &k, &kl, &v, &vl) > 0) {
-			struct tr_field kf = span(f, k, kl), vf = span(f, v, vl);
-			if (k == NULL)
-				return tr_fail(e->r, rec, &vf, "expected key:value");
-			if (span_str(e, rec, &kf, &s, &n) < 0)
-				return -1;
-			buf_le32(b, (uint32_t)n);
-			buf_put(b, s, n);
-			if (span_str(e, rec, &vf, &s, &n) < 0)
-				return -1;
-			buf_le32(b, (uint32_t)n);
-			buf_put(b, s, n);
-			count++;
-		}
-		if (!b->nomem)
-			tp_put_le32(b->p + at, (uint32_t)count);
-		return 0;
+		return enc_map(e, b, rec, f, 0, depth);
 	case T_LIST:
 	case T_MAP:
 		if (depth >= DIAL9_DEPTH_MAX)
 			return tr_fail(e->r, rec, f, "dynamic values nested deeper "
 			    "than %d", DIAL9_DEPTH_MAX);
+		if (tag == T_MAP && f->vallen > 0 && f->val[0] == '{')
+			return enc_map(e, b, rec, f, 1, depth);
 		if (f->vallen == 0 || f->val[0] != '[')
 			return tr_fail(e->r, rec, f, tag == T_LIST ?
 			    "not a list of {type:value}" :
@@ -1213,6 +1253,101 @@ enc_thread(struct enc *e, const struct tr_rec *rec, const struct input *in,
 	return &e->wf;
 }
 
+/* "tid N" or "tid N (input I)": the kind of zone, N and I. */
+static int
+zone_name(const unsigned char *s, size_t n, uint64_t *w, uint64_t *in)
+{
+	const char *p = (const char *)s, *end = p + n, *q;
+
+	if (n < 5 || memcmp(p, "tid ", 4) != 0)
+		return Z_WTF;
+	for (q = p += 4; q < end && *q >= '0' && *q <= '9'; q++)
+		;
+	if (q == p || tp_parse_u64(p, (size_t)(q - p), w) < 0)
+		return Z_WTF;
+	if (q == end)
+		return Z_WORKER;
+	if (end - q < 10 || memcmp(q, " (input ", 8) != 0 || end[-1] != ')' ||
+	    tp_parse_u64(q + 8, (size_t)(end - 1 - (q + 8)), in) < 0)
+		return Z_WTF;
+	return Z_INPUT_WORKER;
+}
+
+/*
+ * A wtf.zone#create of another format's stream: which thread its events
+ * have in dial9 (txt2wtf's zones give back the worker or no thread).
+ */
+static int
+zone_create(struct enc *e, const struct tr_rec *rec, const struct input *in)
+{
+	const struct tr_field *fz = tr_find(rec, "zoneId"),
+	    *fn = tr_find(rec, "arg.name"), *ft = tr_find(rec, "type");
+	const unsigned char *s;
+	struct zone z = { Z_WTF, 0, 0 };
+	uint64_t id;
+	size_t n;
+	int64_t k;
+
+	if (fz == NULL || fn == NULL || tp_parse_u64(fz->val, fz->vallen,
+	    &id) < 0)
+		return 0;	/* not one this can place: events keep their zone */
+	if (ft != NULL && ft->vallen == 8 && memcmp(ft->val, "\"events\"", 8) == 0)
+		z.kind = Z_NONE;
+	else if (span_str(e, rec, fn, &s, &n) < 0)
+		return -1;
+	else
+		z.kind = zone_name(s, n, &z.worker, &z.input);
+	/* WTF's own zones are not kept unless they take a placed one's id */
+	if (z.kind == Z_WTF && (k = idmap_get(&e->zones, in->n, id)) < 0)
+		return 0;
+	if ((k = idmap_put(&e->zones, in->n, id, NULL)) < 0 ||
+	    tp_grow(&e->zone, &e->zonecap, (size_t)k + 1, sizeof *e->zone) < 0)
+		return enc_nomem(e);
+	e->zone[k] = z;
+	return 0;
+}
+
+/*
+ * The thread of an event in a zone txt2wtf made: none, the worker's
+ * number, or an input's worker kept apart from other inputs'.  Sets
+ * e->ftid; 1 when it is decided here, 0 when the zone id is the thread.
+ */
+static int
+zone_thread(struct enc *e, const struct tr_rec *rec, const struct input *in,
+    const struct tr_field *ftid)
+{
+	const struct zone *z;
+	struct input zi;
+	uint64_t id;
+	int64_t k;
+
+	if (e->zones.count == 0 || tp_parse_u64(ftid->val, ftid->vallen,
+	    &id) < 0 || (k = idmap_get(&e->zones, in->n, id)) < 0)
+		return 0;
+	z = &e->zone[k];
+	switch (z->kind) {
+	case Z_NONE:
+		e->ftid = NULL;
+		return 1;
+	case Z_WORKER:
+	case Z_INPUT_WORKER:
+		e->zoned = 1;
+		e->zworker = z->worker;
+		e->wf = span(ftid, e->wbuf, (size_t)(tp_fmt_u64(e->wbuf,
+		    z->worker) - e->wbuf));
+		e->ftid = &e->wf;
+		if (in->tagged)
+			return 0;	/* the record's input= says whose */
+		/* "tid N" is the first input's (txt2wtf names it so) */
+		memset(&zi, 0, sizeof zi);
+		zi.n = z->kind == Z_WORKER ? 0 : z->input;
+		zi.tagged = 1;
+		e->ftid = enc_thread(e, rec, &zi, &e->wf);
+		return e->ftid == NULL ? -1 : 1;
+	}
+	return 0;
+}
+
 /*
  * The layout of a schema a record defined, of this name, that the
  * output's segment lacks, registered there: the first one whose field
@@ -1445,8 +1580,19 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	if (!dial9_raw || in->tagged)
 		fraw = NULL;
 	e->ftid = ftid;
+	e->zoned = 0;
+	if (dialect == D_WTF) {
+		int zr = 0;
+		if (n == 15 && memcmp(e->nb.p, "wtf.zone#create", 15) == 0 &&
+		    zone_create(e, rec, in) < 0)
+			return -1;
+		if (ftid != NULL && (zr = zone_thread(e, rec, in, ftid)) < 0)
+			return -1;
+		if (zr)
+			ftid = NULL;	/* decided: not renumbered again */
+	}
 	if (ftid != NULL && in->tagged &&
-	    (e->ftid = enc_thread(e, rec, in, ftid)) == NULL)
+	    (e->ftid = enc_thread(e, rec, in, e->ftid)) == NULL)
 		return -1;
 	if ((x = enc_choose(e, rec, in, fid)) == NULL)
 		return -1;
@@ -1455,15 +1601,21 @@ enc_event(struct enc *e, const struct tr_rec *rec)
 	 * the thread fills: where the two differ the argument's value is
 	 * lost (in dial9's text tid= is the truth: renumbered).
 	 */
-	if (dialect != D_DIAL9 && dialect != D_UNKNOWN && ftid != NULL &&
+	if (dialect != D_DIAL9 && dialect != D_UNKNOWN && e->ftid != NULL &&
 	    x->worker_field >= 0) {
-		const struct tr_field *fw = tr_find(rec, "worker_id");
-		if (fw != NULL && (fw->vallen != ftid->vallen ||
-		    memcmp(fw->val, ftid->val, fw->vallen) != 0) &&
+		const struct tr_field *fw = tr_find(rec, "worker_id"),
+		    *ft = e->ftid;
+		uint64_t w;
+		/* the worker its zone names, renumbered apart: not lost */
+		if (fw != NULL && e->zoned && tp_parse_u64(fw->val, fw->vallen,
+		    &w) == 0 && w == e->zworker)
+			fw = NULL;
+		if (fw != NULL && (fw->vallen != ft->vallen ||
+		    memcmp(fw->val, ft->val, fw->vallen) != 0) &&
 		    tr_lose(e->r, rec, &e->st->skipped, "an argument worker_id "
 		    "other than the event's thread, replaced by the thread",
 		    "worker_id=%.*s, tid=%.*s", (int)fw->vallen, fw->val,
-		    (int)ftid->vallen, ftid->val) < 0)
+		    (int)ft->vallen, ft->val) < 0)
 			return -1;
 	}
 	for (i = 0; i < x->nf; i++)
@@ -1728,6 +1880,7 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 	idmap_init(&e.ids);
 	idmap_init(&e.tids);
 	idmap_init(&e.taken);
+	idmap_init(&e.zones);
 	if (rec == NULL || seg_init(&e.seg) < 0) {
 		rc = enc_nomem(&e);
 		goto done;
@@ -1781,6 +1934,8 @@ done:
 	idmap_free(&e.ids);
 	idmap_free(&e.tids);
 	idmap_free(&e.taken);
+	idmap_free(&e.zones);
+	free(e.zone);
 	dial9_seg_free(&e.seg);
 	return rc < 0 ? -1 : 0;
 }

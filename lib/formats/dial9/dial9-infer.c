@@ -76,6 +76,30 @@ infer_list(const char *s, size_t n)
 	return T_STACK;
 }
 
+/*
+ * A map {k:v,...}: a string map while every value is a string (dial9's
+ * own, as dial92txt writes it), else a dynamic map (another format's
+ * object: WTF's any), its keys strings and its values typed as their
+ * text says.
+ */
+static unsigned
+infer_map(const char *s, size_t n)
+{
+	const char *cur = s, *k, *v;
+	size_t kl, vl;
+
+	while (tr_elem(&cur, s + n, &k, &kl, &v, &vl) > 0)
+		switch (tr_value_kind(v, vl)) {
+		case TR_STRING:
+		case TR_WORD:
+		case TR_EMPTY:
+			break;
+		default:
+			return T_MAP;
+		}
+	return T_SMAP;
+}
+
 unsigned
 dial9_infer_type(const struct tr_field *f)
 {
@@ -90,7 +114,7 @@ dial9_infer_type(const struct tr_field *f)
 	case TR_STRING:
 		return T_STRING;
 	case TR_MAP:
-		return T_SMAP;
+		return infer_map(s, n);
 	case TR_LIST:
 		return infer_list(s, n);
 	case TR_BOOL:
@@ -126,6 +150,8 @@ dial9_fits(unsigned t, const struct tr_field *f)
 	if (f->vallen == 2 && memcmp(f->val, "[]", 2) == 0)
 		return t == T_STACK || t == T_PSTACK || t == T_LIST || t == T_MAP;
 	switch (t) {
+	case T_MAP:	/* a map of strings is a dynamic map too */
+		return got == T_SMAP;
 	case T_U8:
 	case T_U16:
 	case T_U32:
