@@ -1119,8 +1119,12 @@ get_reg(struct enc *e, const struct tr_field *f, unsigned *num)
 		*num = (unsigned)v;
 		return 1;
 	}
-	if (f->vallen >= sizeof name || tr_str(e->r, e->rec, f, name,
-	    sizeof name, &n) < 0 || (r = ucir_reg_num(e->regs, name, n)) < 0)
+	/* A value that is no string is an error, not a name to drop. */
+	if (f->vallen < sizeof name && tr_str(e->r, e->rec, f, name,
+	    sizeof name, &n) < 0)
+		return -1;
+	if (f->vallen >= sizeof name ||
+	    (r = ucir_reg_num(e->regs, name, n)) < 0)
 		return tr_lose(e->r, e->rec, &e->st->skipped, lose_reg,
 		    "reg=%s: no register of that name for the header's arch (a "
 		    "number is always accepted)", tp_show(show, f->val,
