@@ -41,6 +41,7 @@
 
 #include "base/err.h"
 #include "formats/probe.h"
+#include "formats/split.h"
 #include "io/input.h"
 #include "io/output.h"
 #include "text/text.h"
@@ -187,6 +188,8 @@ struct tp_format {
 	tp_probe_fn *probe;	/* detail gets "version 1, x64" or "" */
 	tp_decode_fn *decode;
 	tp_encode_fn *encode;
+	tp_split_fn *split;	/* cut where the format restarts (split.h),
+				   or NULL */
 	struct tp_codec dec, enc;
 };
 
