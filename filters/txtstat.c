@@ -20,7 +20,9 @@ static const char about[] =
 "per event name; time span and rate; seq range; data and code addresses,\n"
 "reads and writes, shared and multi-writer variables, the most accessed\n"
 "addresses; per lock acquisitions, threads and longest hold; the fork tree.\n"
-"Several FILEs are summarised together.\n";
+"With several FILEs, a report of each and then of the total. The durations\n"
+"of slices (paired as txt2chrome pairs them) per kind of slice. --json\n"
+"reports carry what --merge needs to print the report of their whole.\n";
 
 static int
 count_arg(const char *opt, const char *s, int zero_ok, size_t *n,
@@ -30,8 +32,8 @@ count_arg(const char *opt, const char *s, int zero_ok, size_t *n,
 
 	if (tp_parse_u64(s, strlen(s), &v) < 0 || v > SIZE_MAX / 2 ||
 	    (v == 0 && !zero_ok))
-		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\" is not a %s number",
-		    opt, s, zero_ok ? "" : "positive");
+		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\" is not a %snumber",
+		    opt, s, zero_ok ? "" : "positive ");
 	*n = (size_t)v;
 	return 0;
 }
@@ -62,33 +64,98 @@ set_max_keys(void *target, const char *arg, struct tp_err *err)
 static const struct tp_option options[] = {
 	TP_OPTION_FLAG("json", 'j', struct ts_opts, json,
 	    "one JSON object instead of the aligned report"),
+	TP_OPTION_FLAG("merge", 'm', struct ts_opts, merge,
+	    "the FILEs are reports of txtstat --json: report their whole"),
 	TP_OPTION_SET("by", 'b', "FIELD", set_by,
 	    "only a count table of the values of FIELD (or kind)"),
 	TP_OPTION_SET("top", 'n', "N", set_top,
 	    "rows per table (default 10; 0: all)"),
 	TP_OPTION_SET("max-keys", 0, "N", set_max_keys, "distinct keys kept "
-	    "per table (default 1048576); past it, distinct counts are "
+	    "per table (default 65536); past it, distinct counts are "
 	    "estimates"),
 	{ NULL }
 };
 
+struct run {
+	struct ts_opts *o;
+	struct ts_stat *total;
+	int nfiles;
+};
+
+/*
+ * One FILE: into the total when it is the only one, else its own
+ * report, then merged into the total.
+ */
 static int
 add_input(struct tp_in *in, struct tp_out *out, void *ctx, struct tp_err *err)
 {
+	struct run *run = ctx;
 	struct tr_reader r;
+	struct ts_stat *part;
+	int rc;
+
+	tr_init(&r, in);
+	if (run->nfiles <= 1)
+		return ts_add_input(run->total, &r);
+	if ((part = ts_new(run->o)) == NULL)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	if ((rc = ts_add_input(part, &r)) == 0) {
+		ts_report(part, out, in->name, 0);
+		if (ts_merge(run->total, part) < 0)
+			rc = tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	}
+	ts_free(part);
+	return rc;
+}
+
+/* --merge: one JSON report, read whole, into the total. */
+static int
+merge_input(struct tp_in *in, struct tp_out *out, void *ctx,
+    struct tp_err *err)
+{
+	struct run *run = ctx;
+	struct ts_stat *part;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	long n;
+	int rc = 0;
 
 	(void)out;
-	(void)err;
-	tr_init(&r, in);
-	return ts_add_input(ctx, &r);
+	for (;;) {
+		if (len + 65536 > cap) {
+			char *nb = realloc(buf, cap = 2 * cap + 65536);
+			if (nb == NULL) {
+				free(buf);
+				return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+			}
+			buf = nb;
+		}
+		if ((n = tp_in_read(in, buf + len, cap - len)) < 0) {
+			free(buf);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if ((part = ts_load_json(run->o, buf, len, err)) == NULL)
+		rc = -1;
+	else if (ts_merge(run->total, part) < 0)
+		rc = tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	ts_free(part);
+	free(buf);
+	return rc;
 }
 
 /* The report, once every input is in. */
 static int
 report(void *ctx, struct tp_out *out, struct tp_err *err)
 {
+	struct run *run = ctx;
+
 	(void)err;
-	ts_report(ctx, out);
+	ts_report(run->total, out, NULL, run->nfiles > 1 && !run->o->merge ?
+	    (size_t)run->nfiles : 0);
 	return 0;
 }
 
@@ -98,18 +165,25 @@ main(int argc, char **argv)
 	struct ts_opts o = { .top = 10, .max_keys = TS_MAX_KEYS_DEFAULT };
 	const struct tp_optset sets[] = { { options, &o, NULL } };
 	struct tp_program p = { .usage = "[--json] [--by FIELD] [--top N] "
-	    "[--max-keys N] [-o FILE] [FILE]...", .about = about,
+	    "[--max-keys N] [-o FILE] [FILE]...\n"
+	    "       txtstat --merge [--json] [--top N] [--max-keys N] [-o FILE] "
+	    "REPORT.json...", .about = about,
 	    .exit1 = "malformed input (no report)", .sets = sets, .nsets = 1 };
 	int first = tp_parse(&p, argc, argv), status;
-	struct tp_each each = { p.output, 0, TP_EACH_TEXT, add_input, NULL, report, NULL };
-	struct ts_stat *s;
+	struct tp_each each = { p.output, 0, TP_EACH_TEXT, add_input, NULL,
+	    report, NULL };
+	struct run run = { &o, NULL, argc - first };
 
-	if ((s = ts_new(&o)) == NULL) {
+	if (o.merge) {
+		each.flags = 0;
+		each.fn = merge_input;
+	}
+	if ((run.total = ts_new(&o)) == NULL) {
 		tp_error("out of memory");
 		return TP_EXIT_FAIL;
 	}
-	each.ctx = s;
+	each.ctx = &run;
 	status = tp_run_each(&each, argc - first, argv + first);
-	ts_free(s);
+	ts_free(run.total);
 	return status;
 }

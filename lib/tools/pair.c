@@ -3,6 +3,8 @@
  */
 #include <string.h>
 
+#include "base/hash.h"
+#include "text/text.h"
 #include "tools/pair.h"
 
 /*
@@ -51,4 +53,75 @@ tp_pair_name(const char *name, size_t n, char *out, size_t *outlen)
 	memcpy(out + stem + kl, colon, (size_t)(name + n - colon));
 	*outlen = stem + kl + (size_t)(name + n - colon);
 	return pair_word[k].opens;
+}
+
+static int
+has_suffix(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+int
+tp_pair_what(int kind, const char *name, size_t namelen,
+    const uint64_t *scope, const char *argname, size_t arglen,
+    const uint64_t *lock, char *buf, struct tp_pair_what *w)
+{
+	uint64_t h2;
+	size_t n;
+	int rc;
+
+	memset(w, 0, sizeof *w);
+	w->act = -1;
+	switch (kind) {
+	case TK_ACQUIRE:
+	case TK_RELEASE:
+		if (lock == NULL)
+			return -1;
+		w->type = TP_SL_LOCK;
+		w->key = *lock;
+		w->name = "lock";
+		w->namelen = 4;
+		return w->act = kind == TK_ACQUIRE;
+	case TK_BEGIN:
+	case TK_END:
+		w->type = TP_SL_BLOCK;
+		w->name = "block";
+		w->namelen = 5;
+		return w->act = kind == TK_BEGIN;
+	case TK_EVENT:
+		break;
+	default:
+		return -1;
+	}
+	if (name == NULL || namelen > TP_PAIR_NAME) {
+		/* No name to pair by: what txt2chrome calls "event". */
+		name = "event";
+		namelen = 5;
+	}
+	if (namelen == strlen(TP_PAIR_LEAVE) &&
+	    memcmp(name, TP_PAIR_LEAVE, namelen) == 0) {
+		w->type = TP_SL_SCOPE;
+		return w->act = 0;
+	}
+	if (scope != NULL) {
+		w->type = TP_SL_SCOPE;
+		w->key = *scope;
+		if (has_suffix(name, namelen, "#enter") && argname != NULL &&
+		    arglen <= TP_PAIR_NAME) {
+			name = argname;
+			namelen = arglen;
+		}
+		w->name = name;
+		w->namelen = namelen;
+		return w->act = 1;
+	}
+	if ((rc = tp_pair_name(name, namelen, buf, &n)) < 0)
+		return -1;
+	w->type = TP_SL_EVENT;
+	w->name = buf;
+	w->namelen = n;
+	tp_hash_bytes(buf, n, &w->key, &h2);
+	return w->act = rc;
 }

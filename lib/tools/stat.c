@@ -17,65 +17,20 @@
 #include "base/idmap.h"
 #include "io/input.h"
 #include "text/json.h"
+#include "tools/pair.h"
 #include "tools/stat.h"
-
-struct table {
-	struct idmap map;
-	struct tp_distinct est;
-	size_t max;		/* keys kept at most */
-	int full;		/* a key was not kept */
-	size_t cap;		/* ids the arrays below can hold */
-	uint64_t *count;	/* records per id */
-	size_t *soff;		/* string tables: each key's text in the arena */
-	uint32_t *slen;
-};
-
-/* Per data address. */
-enum { D_SHARED = 1, D_WRITTEN = 2, D_MULTIWRITER = 4 };
-struct dstat {
-	uint64_t reads, writes;
-	uint64_t tid, wtid;	/* first thread that touched it, wrote it */
-	unsigned char flags;
-};
-
-/* Per lock. */
-struct lstat {
-	uint64_t holder;
-	uint64_t start_rec, start_ts;
-	uint64_t max_rec, max_ns;
-	uint32_t depth, nthreads;
-	unsigned char start_has_ts, has_ns;
-};
-
-struct ts_stat {
-	struct ts_opts o;
-	uint64_t records, lines;
-	uint64_t shared_kind[TK_NKINDS];
-	struct table kinds;	/* the other kinds, by name */
-	struct table threads, names, data, code, locks, lockthr, forks, joins;
-	struct table by;
-	uint64_t no_by;		/* records without the --by field */
-	struct dstat *dst;
-	struct lstat *lst;
-	uint64_t reads, writes, acquisitions;
-	int has_ts, has_seq;
-	uint64_t ts_first, ts_last, ts_min, ts_max, ts_records;
-	uint64_t seq_min, seq_max;
-	char *arena;
-	size_t arenalen, arenacap;
-	char *scratch;		/* a quoted value unquoted (a whole line) */
-	int oom;
-};
+#include "tools/stat-int.h"
 
 /* ------------------------------------------------------------- tables */
 
-static void
-tab_init(struct table *t, size_t max)
+void
+ts_tab_init(struct table *t, size_t max, int str)
 {
 	memset(t, 0, sizeof *t);
 	idmap_init(&t->map);
 	tp_distinct_init(&t->est);
 	t->max = max;
+	t->str = str;
 }
 
 static void
@@ -105,8 +60,8 @@ grow(void *pp, size_t elem, size_t old, size_t cap)
  * The id of key (a, b), added when new and there is room (*added set);
  * -1 when it is not kept.  Every key reaches the estimate.
  */
-static int64_t
-tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
+int64_t
+ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
     int *added, uint64_t inc)
 {
 	int64_t id;
@@ -124,8 +79,9 @@ tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 		if (grow(&t->count, sizeof *t->count, t->cap, cap) < 0 ||
 		    (t == &s->data && grow(&s->dst, sizeof *s->dst, t->cap, cap) < 0) ||
 		    (t == &s->locks && grow(&s->lst, sizeof *s->lst, t->cap, cap) < 0) ||
-		    grow(&t->soff, sizeof *t->soff, t->cap, cap) < 0 ||
-		    grow(&t->slen, sizeof *t->slen, t->cap, cap) < 0) {
+		    (t == &s->groups && grow(&s->dg, sizeof *s->dg, t->cap, cap) < 0) ||
+		    (t->str && grow(&t->soff, sizeof *t->soff, t->cap, cap) < 0) ||
+		    (t->str && grow(&t->slen, sizeof *t->slen, t->cap, cap) < 0)) {
 			s->oom = 1;
 			return -1;
 		}
@@ -139,15 +95,19 @@ tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 }
 
 /* A string key: its text is kept in the arena when new. */
-static int64_t
-tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n)
+int64_t
+ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n,
+    uint64_t inc, int *addedp)
 {
 	uint64_t h1, h2;
-	int added;
+	int added = 0;
 	int64_t id;
 
 	tp_hash_bytes(p, n, &h1, &h2);
-	if ((id = tab_put(s, t, h1, h2, &added, 1)) < 0 || !added)
+	id = ts_tab_put(s, t, h1, h2, &added, inc);
+	if (addedp != NULL)
+		*addedp = added;
+	if (id < 0 || !added)
 		return id;
 	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n, 1) < 0) {
 		s->oom = 1;
@@ -160,29 +120,37 @@ tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n)
 	return id;
 }
 
-static uint64_t
-tab_distinct(const struct table *t)
+uint64_t
+ts_tab_distinct(const struct table *t)
 {
 	return t->full ? tp_distinct_estimate(&t->est) : t->map.count;
 }
 
 /* ------------------------------------------------------------- records */
 
+#define TABLES(s) { &(s)->kinds, &(s)->threads, &(s)->names, &(s)->data, \
+	&(s)->code, &(s)->locks, &(s)->lockthr, &(s)->forks, &(s)->joins, \
+	&(s)->by, &(s)->groups }
+
 struct ts_stat *
 ts_new(const struct ts_opts *o)
 {
 	struct ts_stat *s = calloc(1, sizeof *s);
-	struct table *t[] = { &s->kinds, &s->threads, &s->names, &s->data,
-	    &s->code, &s->locks, &s->lockthr, &s->forks, &s->joins, &s->by };
 	size_t i;
 
 	if (s == NULL)
 		return NULL;
-	s->o = *o;
-	if (s->o.max_keys == 0)
-		s->o.max_keys = TS_MAX_KEYS_DEFAULT;
-	for (i = 0; i < sizeof t / sizeof t[0]; i++)
-		tab_init(t[i], s->o.max_keys);
+	{
+		struct table *t[] = TABLES(s);
+		s->o = *o;
+		if (s->o.max_keys == 0)
+			s->o.max_keys = TS_MAX_KEYS_DEFAULT;
+		for (i = 0; i < sizeof t / sizeof t[0]; i++)
+			ts_tab_init(t[i], s->o.max_keys, t[i] == &s->kinds ||
+			    t[i] == &s->names || t[i] == &s->by ||
+			    t[i] == &s->groups);
+	}
+	idmap_init(&s->thr);
 	/* Untouched pages cost no memory: only what values use. */
 	if ((s->scratch = malloc(TP_LINE_MAX)) == NULL) {
 		free(s);
@@ -194,14 +162,16 @@ ts_new(const struct ts_opts *o)
 void
 ts_free(struct ts_stat *s)
 {
-	struct table *t[] = { &s->kinds, &s->threads, &s->names, &s->data,
-	    &s->code, &s->locks, &s->lockthr, &s->forks, &s->joins, &s->by };
 	size_t i;
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < sizeof t / sizeof t[0]; i++)
-		tab_free(t[i]);
+	ts_dur_free(s);
+	{
+		struct table *t[] = TABLES(s);
+		for (i = 0; i < sizeof t / sizeof t[0]; i++)
+			tab_free(t[i]);
+	}
 	free(s->dst);
 	free(s->lst);
 	free(s->arena);
@@ -211,67 +181,49 @@ ts_free(struct ts_stat *s)
 
 /* The fields a summary reads, by key. */
 enum { K_TID, K_TS, K_SEQ, K_PC, K_ADDR, K_VAR, K_LOC, K_LOCK, K_CHILD,
-	K_NAME, K_N };
-static const char *const fname[K_N] = {
-	"tid", "ts", "seq", "pc", "addr", "var", "loc", "lock", "child", "name"
-};
+	K_INPUT, K_SCOPE, K_NAME, K_ARGNAME, K_N };
 
-/* Which of the fields above f is, or -1: by length and first letter. */
+#define IS(lit) (memcmp(k, lit, sizeof lit - 1) == 0)
+
+/*
+ * Which of the fields above f is, or -1: by length and first letter,
+ * then one compare of a fixed length (no call).
+ */
 static int
 field_id(const struct tr_field *f)
 {
 	const char *k = f->key;
-	int i;
 
 	switch (f->keylen) {
-	case 2: i = k[0] == 't' ? K_TS : k[0] == 'p' ? K_PC : -1; break;
-	case 3: i = k[0] == 't' ? K_TID : k[0] == 's' ? K_SEQ :
-	    k[0] == 'v' ? K_VAR : k[0] == 'l' ? K_LOC : -1; break;
-	case 4: i = k[0] == 'a' ? K_ADDR : k[0] == 'l' ? K_LOCK :
-	    k[0] == 'n' ? K_NAME : -1; break;
-	case 5: i = k[0] == 'c' ? K_CHILD : -1; break;
-	default: return -1;
-	}
-	return i >= 0 && memcmp(k, fname[i], f->keylen) == 0 ? i : -1;
-}
-
-static void
-lock_event(struct ts_stat *s, int kind, uint64_t lock, int has_tid,
-    uint64_t tid, int has_ts, uint64_t ts)
-{
-	struct lstat *l;
-	int added;
-	/* The count is of acquisitions. */
-	int64_t id = tab_put(s, &s->locks, lock, 0, NULL, kind == TK_ACQUIRE);
-
-	if (id < 0)
-		return;
-	l = &s->lst[id];
-	if (kind == TK_RELEASE) {
-		if (l->depth == 0 || !has_tid || l->holder != tid || --l->depth)
-			return;
-		if (s->records - l->start_rec > l->max_rec)
-			l->max_rec = s->records - l->start_rec;
-		if (has_ts && l->start_has_ts && ts >= l->start_ts) {
-			if (!l->has_ns || ts - l->start_ts > l->max_ns)
-				l->max_ns = ts - l->start_ts;
-			l->has_ns = 1;
+	case 2:
+		return k[0] == 't' ? (k[1] == 's' ? K_TS : -1) :
+		    k[0] == 'p' && k[1] == 'c' ? K_PC : -1;
+	case 3:
+		switch (k[0]) {
+		case 't': return IS("tid") ? K_TID : -1;
+		case 's': return IS("seq") ? K_SEQ : -1;
+		case 'v': return IS("var") ? K_VAR : -1;
+		case 'l': return IS("loc") ? K_LOC : -1;
 		}
-		return;
+		return -1;
+	case 4:
+		switch (k[0]) {
+		case 'a': return IS("addr") ? K_ADDR : -1;
+		case 'l': return IS("lock") ? K_LOCK : -1;
+		case 'n': return IS("name") ? K_NAME : -1;
+		}
+		return -1;
+	case 5:
+		switch (k[0]) {
+		case 'c': return IS("child") ? K_CHILD : -1;
+		case 'i': return IS("input") ? K_INPUT : -1;
+		case 's': return IS("scope") ? K_SCOPE : -1;
+		}
+		return -1;
+	case 8:
+		return k[0] == 'a' && IS("arg.name") ? K_ARGNAME : -1;
 	}
-	s->acquisitions++;
-	if (has_tid && tab_put(s, &s->lockthr, lock, tid, &added, 1) >= 0 &&
-	    added)
-		l->nthreads++;
-	if (has_tid && l->depth > 0 && l->holder == tid) {
-		l->depth++;	/* re-entrant */
-		return;
-	}
-	l->holder = tid;
-	l->depth = has_tid;
-	l->start_rec = s->records;
-	l->start_ts = ts;
-	l->start_has_ts = (unsigned char)has_ts;
+	return -1;
 }
 
 static void
@@ -279,7 +231,7 @@ data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
     uint64_t tid)
 {
 	int added;
-	int64_t id = tab_put(s, &s->data, a, ns, &added, 1);
+	int64_t id = ts_tab_put(s, &s->data, a, ns, &added, 1);
 	struct dstat *d;
 
 	if (kind == TK_READ)
@@ -295,6 +247,7 @@ data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
 		d->writes++;
 	if (!has_tid)
 		return;
+	d->flags |= D_TIDSEEN;
 	if (added)
 		d->tid = tid;
 	else if (d->tid != tid)
@@ -309,49 +262,75 @@ data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
 	}
 }
 
+/* A string value as its text: unquoted into buf when quoted. */
+static size_t
+str_val(const struct tr_field *f, char *buf, const char **p)
+{
+	if (f->vallen >= 2 && f->val[0] == '"') {
+		*p = buf;
+		return tp_unquote(f->val, f->vallen, buf);
+	}
+	*p = f->val;
+	return f->vallen;
+}
+
+/* A name that can name a slice (txt2chrome's test): a short string. */
+static int
+slice_str(const struct tr_field *f)
+{
+	return f != NULL && f->vallen > 0 && f->vallen <= TP_PAIR_NAME &&
+	    f->val[0] != '[' && f->val[0] != '{';
+}
+
 static int
 add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 {
 	const struct tr_field *fv[K_N] = { 0 }, *byf = NULL;
-	uint64_t v[K_N] = { 0 };
-	size_t bylen = s->o.by ? strlen(s->o.by) : 0;
+	uint64_t v[K_N];
 	int kind = tp_kind(rec->kind, rec->kindlen, rec->kindlen), i;
 	size_t k;
 
 	s->records++;
-	for (k = 0; k < rec->nf; k++) {
-		const struct tr_field *f = &rec->f[k];
-		if (s->o.by && f->keylen == bylen &&
-		    memcmp(f->key, s->o.by, bylen) == 0)
-			byf = f;
-		if ((i = field_id(f)) >= 0 && !tr_is_null(f))
-			fv[i] = f;
-	}
 	if (s->o.by != NULL) {
-		if (strcmp(s->o.by, "kind") == 0)
-			tab_put_str(s, &s->by, rec->kind, rec->kindlen);
-		else if (byf != NULL && byf->vallen >= 2 && byf->val[0] == '"')
-			tab_put_str(s, &s->by, s->scratch,
-			    tp_unquote(byf->val, byf->vallen, s->scratch));
-		else if (byf != NULL)
-			tab_put_str(s, &s->by, byf->val, byf->vallen);
-		else
+		size_t bylen = strlen(s->o.by);
+		const char *p;
+		for (k = 0; k < rec->nf; k++)
+			if (rec->f[k].keylen == bylen &&
+			    memcmp(rec->f[k].key, s->o.by, bylen) == 0)
+				byf = &rec->f[k];
+		if (strcmp(s->o.by, "kind") == 0) {
+			ts_tab_put_str(s, &s->by, rec->kind, rec->kindlen, 1, NULL);
+		} else if (byf != NULL) {
+			size_t n = str_val(byf, s->scratch, &p);
+			ts_tab_put_str(s, &s->by, p, n, 1, NULL);
+		} else {
 			s->no_by++;
+		}
 		return s->oom ? -1 : 0;
 	}
 	if (kind == TK_OTHER) {
-		tab_put_str(s, &s->kinds, rec->kind, rec->kindlen);
+		ts_tab_put_str(s, &s->kinds, rec->kind, rec->kindlen, 1, NULL);
 		return s->oom ? -1 : 0;
 	}
 	s->shared_kind[kind]++;
-	for (i = 0; i < K_NAME; i++)
+	for (k = 0; k < rec->nf; k++) {
+		const struct tr_field *f = &rec->f[k];
+		if ((i = field_id(f)) >= 0 && !tr_is_null(f))
+			fv[i] = f;
+	}
+	for (i = 0; i < K_INPUT; i++)
 		if (fv[i] != NULL && tr_u64(r, rec, fv[i], &v[i]) < 0)
 			return -1;
+	/* input= and scope= that hold no number are not the pairing's. */
+	for (; i < K_NAME; i++)
+		if (fv[i] != NULL && tp_parse_u64(fv[i]->val, fv[i]->vallen,
+		    &v[i]) < 0)
+			fv[i] = NULL;
 	if (fv[K_TID])
-		tab_put(s, &s->threads, v[K_TID], 0, NULL, 1);
+		ts_tab_put(s, &s->threads, v[K_TID], 0, NULL, 1);
 	/* A thread that a fork or join names is a thread, records or not. */
 	if (fv[K_CHILD])
-		tab_put(s, &s->threads, v[K_CHILD], 0, NULL, 0);
+		ts_tab_put(s, &s->threads, v[K_CHILD], 0, NULL, 0);
 	if (fv[K_TS]) {
 		if (!s->has_ts) {
 			s->ts_first = s->ts_min = s->ts_max = v[K_TS];
@@ -374,28 +353,61 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 			s->seq_max = v[K_SEQ];
 	}
 	if (fv[K_NAME]) {
-		const struct tr_field *f = fv[K_NAME];
-		size_t n = f->vallen;
-		const char *p = f->val;
-		if (n >= 2 && p[0] == '"') {
-			n = tp_unquote(p, n, s->scratch);
-			p = s->scratch;
-		}
-		tab_put_str(s, &s->names, p, n);
+		const char *p;
+		size_t n = str_val(fv[K_NAME], s->scratch, &p);
+		ts_tab_put_str(s, &s->names, p, n, 1, NULL);
 	}
 	if (fv[K_PC])
-		tab_put(s, &s->code, v[K_PC], 0, NULL, 1);
+		ts_tab_put(s, &s->code, v[K_PC], 0, NULL, 1);
 	if (fv[K_LOC])
-		tab_put(s, &s->code, v[K_LOC], 1, NULL, 1);
-	if ((kind == TK_READ || kind == TK_WRITE) && (fv[K_VAR] || fv[K_ADDR]))
-		data_access(s, kind, fv[K_VAR] ? v[K_VAR] : v[K_ADDR],
-		    fv[K_VAR] != NULL, fv[K_TID] != NULL, v[K_TID]);
-	if ((kind == TK_ACQUIRE || kind == TK_RELEASE) && fv[K_LOCK])
-		lock_event(s, kind, v[K_LOCK], fv[K_TID] != NULL, v[K_TID],
-		    fv[K_TS] != NULL, v[K_TS]);
-	if ((kind == TK_FORK || kind == TK_JOIN) && fv[K_TID] && fv[K_CHILD])
-		tab_put(s, kind == TK_FORK ? &s->forks : &s->joins, v[K_TID],
-		    v[K_CHILD], NULL, 1);
+		ts_tab_put(s, &s->code, v[K_LOC], 1, NULL, 1);
+	switch (kind) {
+	case TK_READ:
+	case TK_WRITE:
+		if (fv[K_VAR] || fv[K_ADDR])
+			data_access(s, kind, fv[K_VAR] ? v[K_VAR] : v[K_ADDR],
+			    fv[K_VAR] != NULL, fv[K_TID] != NULL, v[K_TID]);
+		break;
+	case TK_FORK:
+	case TK_JOIN:
+		if (fv[K_TID] && fv[K_CHILD])
+			ts_tab_put(s, kind == TK_FORK ? &s->forks : &s->joins,
+			    v[K_TID], v[K_CHILD], NULL, 1);
+		break;
+	case TK_ACQUIRE:
+	case TK_RELEASE:
+		if (fv[K_LOCK] == NULL)
+			break;
+		/* The count is of acquisitions. */
+		ts_tab_put(s, &s->locks, v[K_LOCK], 0, NULL,
+		    kind == TK_ACQUIRE);
+		if (kind == TK_ACQUIRE) {
+			s->acquisitions++;
+			if (fv[K_TID])
+				ts_tab_put(s, &s->lockthr, v[K_LOCK], v[K_TID],
+				    NULL, 1);
+		}
+		/* FALLTHROUGH */
+	case TK_BEGIN:
+	case TK_END:
+	case TK_EVENT: {
+		char nbuf[TP_PAIR_NAME], abuf[TP_PAIR_NAME];
+		const char *name = NULL, *arg = NULL;
+		size_t namelen = 0, arglen = 0;
+		if (kind == TK_EVENT && slice_str(fv[K_NAME]))
+			namelen = str_val(fv[K_NAME], nbuf, &name);
+		if (kind == TK_EVENT && slice_str(fv[K_ARGNAME]))
+			arglen = str_val(fv[K_ARGNAME], abuf, &arg);
+		if (ts_dur_record(s, kind, name, namelen,
+		    fv[K_SCOPE] ? &v[K_SCOPE] : NULL, arg, arglen,
+		    fv[K_LOCK] ? &v[K_LOCK] : NULL,
+		    fv[K_INPUT] ? &v[K_INPUT] : NULL,
+		    fv[K_TID] ? &v[K_TID] : NULL,
+		    fv[K_TS] ? &v[K_TS] : NULL) < 0)
+			s->oom = 1;
+		break;
+	}
+	}
 	return s->oom ? -1 : 0;
 }
 
@@ -468,11 +480,8 @@ rows(const struct ts_stat *s, size_t n)
 	return s->o.top == 0 || s->o.top > n ? n : s->o.top;
 }
 
-static void
-put(struct tp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-put(struct tp_out *o, const char *fmt, ...)
+void
+ts_put(struct tp_out *o, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -496,8 +505,8 @@ text_str(struct tp_out *o, const char *p, size_t n)
 		tv_qstr(o, p, n);
 }
 
-static void
-key_text(const struct ts_stat *s, const struct table *t, size_t id,
+void
+ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
     const char **p, size_t *n)
 {
 	*p = s->arena + t->soff[id];
@@ -551,7 +560,7 @@ kind_list(const struct ts_stat *s, struct kc **out)
 		k[n++].n = s->shared_kind[i];
 	}
 	for (i = 0; i < s->kinds.map.count; i++) {
-		key_text(s, &s->kinds, i, &k[n].name, &k[n].len);
+		ts_key_text(s, &s->kinds, i, &k[n].name, &k[n].len);
 		k[n].order = n;
 		k[n++].n = s->kinds.count[i];
 	}
@@ -646,12 +655,12 @@ tree(struct tp_out *o, const struct ts_stat *s, const uint64_t *e, size_t n,
 	size_t i = pairs_from(e, n, tid);
 
 	if (depth > 64) {	/* a cycle, or a very deep tree */
-		put(o, "%*s...\n", 2 * depth + 4, "");
+		ts_put(o, "%*s...\n", 2 * depth + 4, "");
 		return;
 	}
 	for (; i < n && e[2 * i] == tid; i++) {
 		uint64_t c = e[2 * i + 1];
-		put(o, "%*s%llu%s\n", 2 * depth + 4, "", (unsigned long long)c,
+		ts_put(o, "%*s%llu%s\n", 2 * depth + 4, "", (unsigned long long)c,
 		    idmap_get(&s->joins.map, tid, c) >= 0 ? " (joined)" : "");
 		if (c != tid)
 			tree(o, s, e, n, c, depth + 1);
@@ -659,88 +668,113 @@ tree(struct tp_out *o, const struct ts_stat *s, const uint64_t *e, size_t n,
 }
 
 static void
-report_by(struct ts_stat *s, struct tp_out *o)
+report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 {
 	size_t *ids = sorted_ids(&s->by, by_count), i, n = rows(s, s->by.map.count);
 	const char *p;
 	size_t len;
 
 	if (s->o.json) {
-		put(o, "{\"by\":");
+		ts_put(o, "{\"file\":");
+		if (file != NULL)
+			tp_json_put_str(o, file, strlen(file));
+		else
+			ts_put(o, "null");
+		if (files > 0)
+			ts_put(o, ",\"files\":%zu", files);
+		ts_put(o, ",\"by\":");
 		tp_json_put_str(o, s->o.by, strlen(s->o.by));
-		put(o, ",\"records\":%llu,\"without\":%llu,\"distinct\":%llu,"
+		ts_put(o, ",\"records\":%llu,\"without\":%llu,\"distinct\":%llu,"
 		    "\"estimated\":%s,\"counts\":[", (unsigned long long)s->records,
 		    (unsigned long long)s->no_by,
-		    (unsigned long long)tab_distinct(&s->by),
+		    (unsigned long long)ts_tab_distinct(&s->by),
 		    s->by.full ? "true" : "false");
 		for (i = 0; ids && i < n; i++) {
-			key_text(s, &s->by, ids[i], &p, &len);
-			put(o, "%s{\"value\":", i ? "," : "");
+			ts_key_text(s, &s->by, ids[i], &p, &len);
+			ts_put(o, "%s{\"value\":", i ? "," : "");
 			tp_json_put_str(o, p, len);
-			put(o, ",\"records\":%llu}",
+			ts_put(o, ",\"records\":%llu}",
 			    (unsigned long long)s->by.count[ids[i]]);
 		}
-		put(o, "]}\n");
+		ts_put(o, "],\"max_keys\":%zu,\"state\":", s->o.max_keys);
+		ts_state_json(s, o);
+		ts_put(o, "}\n");
 	} else {
+		if (file != NULL) {
+			ts_put(o, "file                ");
+			text_str(o, file, strlen(file));
+			tp_out_putc(o, '\n');
+		} else if (files > 0) {
+			ts_put(o, "total               %zu files\n", files);
+		}
 		for (i = 0; ids && i < n; i++) {
-			key_text(s, &s->by, ids[i], &p, &len);
-			put(o, "%12llu ", (unsigned long long)s->by.count[ids[i]]);
+			ts_key_text(s, &s->by, ids[i], &p, &len);
+			ts_put(o, "%12llu ", (unsigned long long)s->by.count[ids[i]]);
 			text_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (s->no_by)
-			put(o, "%12llu (no %s)\n", (unsigned long long)s->no_by,
+			ts_put(o, "%12llu (no %s)\n", (unsigned long long)s->no_by,
 			    s->o.by);
 		if (n < s->by.map.count)
-			put(o, "(%zu more values)\n", s->by.map.count - n);
+			ts_put(o, "(%zu more values)\n", s->by.map.count - n);
 		if (s->by.full)
-			put(o, "(only the first %zu distinct values were counted; "
+			ts_put(o, "(only the first %zu distinct values were counted; "
 			    "about %llu in all)\n", s->o.max_keys,
-			    (unsigned long long)tab_distinct(&s->by));
+			    (unsigned long long)ts_tab_distinct(&s->by));
 	}
 	free(ids);
 }
 
 static void
-report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
+report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
+    const char *file, size_t files)
 {
 	size_t i, n, *ids;
 	int any_est = 0;
 
-	put(o, "records             %llu\n", (unsigned long long)s->records);
+	if (file != NULL) {
+		ts_put(o, "file                ");
+		text_str(o, file, strlen(file));
+		tp_out_putc(o, '\n');
+	} else if (files > 0) {
+		ts_put(o, "total               %zu files\n", files);
+	}
+
+	ts_put(o, "records             %llu\n", (unsigned long long)s->records);
 	for (i = 0; i < li->nk; i++)
-		put(o, "  %-17.*s %llu\n", (int)li->k[i].len, li->k[i].name,
+		ts_put(o, "  %-17.*s %llu\n", (int)li->k[i].len, li->k[i].name,
 		    (unsigned long long)li->k[i].n);
 
-	put(o, "threads             %s%llu\n", est(&s->threads),
-	    (unsigned long long)tab_distinct(&s->threads));
+	ts_put(o, "threads             %s%llu\n", est(&s->threads),
+	    (unsigned long long)ts_tab_distinct(&s->threads));
 	ids = sorted_ids(&s->threads, by_count);
 	n = rows(s, s->threads.map.count);
 	for (i = 0; ids && i < n; i++) {
 		uint64_t tid, b;
 		idmap_key(&s->threads.map, ids[i], &tid, &b);
-		put(o, "  tid %-13llu %llu\n", (unsigned long long)tid,
+		ts_put(o, "  tid %-13llu %llu\n", (unsigned long long)tid,
 		    (unsigned long long)s->threads.count[ids[i]]);
 	}
 	if (n < s->threads.map.count)
-		put(o, "  (%zu more)\n", s->threads.map.count - n);
+		ts_put(o, "  (%zu more)\n", s->threads.map.count - n);
 	free(ids);
 
 	if (s->has_ts) {
 		uint64_t d = s->ts_max - s->ts_min;
-		put(o, "time                first %llu, last %llu\n",
+		ts_put(o, "time                first %llu, last %llu\n",
 		    (unsigned long long)s->ts_first,
 		    (unsigned long long)s->ts_last);
-		put(o, "  span              %llu - %llu: %llu.%09llu s\n",
+		ts_put(o, "  span              %llu - %llu: %llu.%09llu s\n",
 		    (unsigned long long)s->ts_min, (unsigned long long)s->ts_max,
 		    (unsigned long long)(d / 1000000000u),
 		    (unsigned long long)(d % 1000000000u));
 		if (d > 0)
-			put(o, "  rate              %.1f records/s\n",
+			ts_put(o, "  rate              %.1f records/s\n",
 			    (double)s->ts_records * 1e9 / (double)d);
 	}
 	if (s->has_seq)
-		put(o, "seq                 %llu - %llu\n",
+		ts_put(o, "seq                 %llu - %llu\n",
 		    (unsigned long long)s->seq_min,
 		    (unsigned long long)s->seq_max);
 
@@ -748,43 +782,43 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 		const char *p;
 		size_t len;
 
-		put(o, "event names         %s%llu\n", est(&s->names),
-		    (unsigned long long)tab_distinct(&s->names));
+		ts_put(o, "event names         %s%llu\n", est(&s->names),
+		    (unsigned long long)ts_tab_distinct(&s->names));
 		ids = sorted_ids(&s->names, by_count);
 		n = rows(s, s->names.map.count);
 		for (i = 0; ids && i < n; i++) {
-			key_text(s, &s->names, ids[i], &p, &len);
-			put(o, "  %12llu ", (unsigned long long)s->names.count[ids[i]]);
+			ts_key_text(s, &s->names, ids[i], &p, &len);
+			ts_put(o, "  %12llu ", (unsigned long long)s->names.count[ids[i]]);
 			text_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (n < s->names.map.count)
-			put(o, "  (%zu more)\n", s->names.map.count - n);
+			ts_put(o, "  (%zu more)\n", s->names.map.count - n);
 		free(ids);
 	}
 
 	if (s->reads + s->writes > 0 || s->code.map.count > 0) {
-		put(o, "memory\n");
-		put(o, "  reads             %llu\n", (unsigned long long)s->reads);
-		put(o, "  writes            %llu\n", (unsigned long long)s->writes);
-		put(o, "  data addresses    %s%llu\n", est(&s->data),
-		    (unsigned long long)tab_distinct(&s->data));
-		put(o, "  code addresses    %s%llu\n", est(&s->code),
-		    (unsigned long long)tab_distinct(&s->code));
-		put(o, "  shared            %llu (touched by more than one thread)\n",
+		ts_put(o, "memory\n");
+		ts_put(o, "  reads             %llu\n", (unsigned long long)s->reads);
+		ts_put(o, "  writes            %llu\n", (unsigned long long)s->writes);
+		ts_put(o, "  data addresses    %s%llu\n", est(&s->data),
+		    (unsigned long long)ts_tab_distinct(&s->data));
+		ts_put(o, "  code addresses    %s%llu\n", est(&s->code),
+		    (unsigned long long)ts_tab_distinct(&s->code));
+		ts_put(o, "  shared            %llu (touched by more than one thread)\n",
 		    (unsigned long long)count_flag(s, D_SHARED));
-		put(o, "  multi-writer      %llu (written by more than one thread)\n",
+		ts_put(o, "  multi-writer      %llu (written by more than one thread)\n",
 		    (unsigned long long)count_flag(s, D_MULTIWRITER));
 		sort_dst = s->dst;
 		ids = sorted_ids(&s->data, by_accesses);
 		n = rows(s, s->data.map.count);
 		if (n > 0)
-			put(o, "  most accessed     accesses    reads   writes\n");
+			ts_put(o, "  most accessed     accesses    reads   writes\n");
 		for (i = 0; ids && i < n; i++) {
 			const struct dstat *d = &s->dst[ids[i]];
 			char key[64];
 			data_key(s, ids[i], key, sizeof key);
-			put(o, "    %-18s %8llu %8llu %8llu%s\n", key,
+			ts_put(o, "    %-18s %8llu %8llu %8llu%s\n", key,
 			    (unsigned long long)(d->reads + d->writes),
 			    (unsigned long long)d->reads,
 			    (unsigned long long)d->writes,
@@ -795,11 +829,11 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 	}
 
 	if (s->locks.map.count > 0) {
-		put(o, "locks               %s%llu\n", est(&s->locks),
-		    (unsigned long long)tab_distinct(&s->locks));
-		put(o, "  acquisitions      %llu\n",
+		ts_put(o, "locks               %s%llu\n", est(&s->locks),
+		    (unsigned long long)ts_tab_distinct(&s->locks));
+		ts_put(o, "  acquisitions      %llu\n",
 		    (unsigned long long)s->acquisitions);
-		put(o, "  lock          acquisitions  longest hold        threads\n");
+		ts_put(o, "  lock          acquisitions  longest hold        threads\n");
 		ids = sorted_ids(&s->locks, by_count);
 		n = rows(s, s->locks.map.count);
 		for (i = 0; ids && i < n; i++) {
@@ -811,30 +845,32 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 			if (l->has_ns)
 				snprintf(hold, sizeof hold, "%llu ns",
 				    (unsigned long long)l->max_ns);
-			else
+			else if (l->has_rec)
 				snprintf(hold, sizeof hold, "%llu records",
 				    (unsigned long long)l->max_rec);
-			put(o, "  %-13llu %12llu  %-19s", (unsigned long long)lock,
+			else
+				snprintf(hold, sizeof hold, "-");
+			ts_put(o, "  %-13llu %12llu  %-19s", (unsigned long long)lock,
 			    (unsigned long long)s->locks.count[ids[i]], hold);
 			for (j = li->lp ? pairs_from(li->lp, li->nlp, lock) :
 			    li->nlp; j < li->nlp && li->lp[2 * j] == lock;
 			    j++, m++)
 				if (m < 16)
-					put(o, "%s%llu", m ? "," : " ",
+					ts_put(o, "%s%llu", m ? "," : " ",
 					    (unsigned long long)
 					    li->lp[2 * j + 1]);
 			if (m > 16)
-				put(o, ",... (%zu)", m);
+				ts_put(o, ",... (%zu)", m);
 			tp_out_putc(o, '\n');
 		}
 		if (n < s->locks.map.count)
-			put(o, "  (%zu more)\n", s->locks.map.count - n);
+			ts_put(o, "  (%zu more)\n", s->locks.map.count - n);
 		free(ids);
 	}
 
 	if (li->nfe > 0 && li->fe != NULL) {
-		put(o, "fork tree           %s%llu forks\n", est(&s->forks),
-		    (unsigned long long)tab_distinct(&s->forks));
+		ts_put(o, "fork tree           %s%llu forks\n", est(&s->forks),
+		    (unsigned long long)ts_tab_distinct(&s->forks));
 		/* Roots: parents that no fork made. */
 		for (i = 0; i < li->nfe; i++) {
 			uint64_t parent = li->fe[2 * i];
@@ -846,16 +882,18 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 				child = li->fe[2 * j + 1] == parent;
 			if (child)
 				continue;
-			put(o, "  %llu\n", (unsigned long long)parent);
+			ts_put(o, "  %llu\n", (unsigned long long)parent);
 			tree(o, s, li->fe, li->nfe, parent, 0);
 		}
 	}
+
+	ts_dur_text(s, o);
 
 	any_est = s->threads.full || s->names.full || s->data.full ||
 	    s->code.full || s->locks.full || s->lockthr.full ||
 	    s->forks.full || s->kinds.full;
 	if (any_est)
-		put(o, "(~: an estimate; a table kept its first %zu keys only, "
+		ts_put(o, "(~: an estimate; a table kept its first %zu keys only, "
 		    "and its per-key figures cover those)\n", s->o.max_keys);
 }
 
@@ -865,70 +903,78 @@ json_table_u64(struct tp_out *o, const struct ts_stat *s, const struct table *t,
 {
 	size_t *ids = sorted_ids(t, by_count), i, n = rows(s, t->map.count);
 
-	put(o, "{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
-	    (unsigned long long)tab_distinct(t), t->full ? "true" : "false");
+	ts_put(o, "{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
+	    (unsigned long long)ts_tab_distinct(t), t->full ? "true" : "false");
 	for (i = 0; ids && i < n; i++) {
 		uint64_t a, b;
 		idmap_key(&t->map, ids[i], &a, &b);
-		put(o, "%s{\"%s\":%llu,\"records\":%llu}", i ? "," : "", keyname,
+		ts_put(o, "%s{\"%s\":%llu,\"records\":%llu}", i ? "," : "", keyname,
 		    (unsigned long long)a, (unsigned long long)t->count[ids[i]]);
 	}
-	put(o, "]}");
+	ts_put(o, "]}");
 	free(ids);
 }
 
 static void
-report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o)
+report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
+    const char *file, size_t files)
 {
 	size_t i, n, *ids;
 	const char *p;
 	size_t len;
 
-	put(o, "{\"records\":%llu,\"kinds\":{", (unsigned long long)s->records);
+	ts_put(o, "{\"file\":");
+	if (file != NULL)
+		tp_json_put_str(o, file, strlen(file));
+	else
+		ts_put(o, "null");
+	if (files > 0)
+		ts_put(o, ",\"files\":%zu", files);
+	ts_put(o, ",\"records\":%llu,\"kinds\":{", (unsigned long long)s->records);
 	for (i = 0; i < li->nk; i++) {
 		if (i)
 			tp_out_putc(o, ',');
 		tp_json_put_str(o, li->k[i].name, li->k[i].len);
-		put(o, ":%llu", (unsigned long long)li->k[i].n);
+		ts_put(o, ":%llu", (unsigned long long)li->k[i].n);
 	}
-	put(o, "},\"threads\":");
+	ts_put(o, "},\"threads\":");
 	json_table_u64(o, s, &s->threads, "tid");
 	if (s->has_ts)
-		put(o, ",\"time\":{\"first\":%llu,\"last\":%llu,\"min\":%llu,"
+		ts_put(o, ",\"time\":{\"first\":%llu,\"last\":%llu,\"min\":%llu,"
 		    "\"max\":%llu,\"duration_ns\":%llu,\"records\":%llu}",
 		    (unsigned long long)s->ts_first, (unsigned long long)s->ts_last,
 		    (unsigned long long)s->ts_min, (unsigned long long)s->ts_max,
 		    (unsigned long long)(s->ts_max - s->ts_min),
 		    (unsigned long long)s->ts_records);
 	else
-		put(o, ",\"time\":null");
+		ts_put(o, ",\"time\":null");
 	if (s->has_seq)
-		put(o, ",\"seq\":{\"min\":%llu,\"max\":%llu}",
+		ts_put(o, ",\"seq\":{\"min\":%llu,\"max\":%llu}",
 		    (unsigned long long)s->seq_min, (unsigned long long)s->seq_max);
 	else
-		put(o, ",\"seq\":null");
+		ts_put(o, ",\"seq\":null");
 
-	put(o, ",\"names\":{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
-	    (unsigned long long)tab_distinct(&s->names),
+	ts_put(o, ",\"names\":{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
+	    (unsigned long long)ts_tab_distinct(&s->names),
 	    s->names.full ? "true" : "false");
 	ids = sorted_ids(&s->names, by_count);
 	n = rows(s, s->names.map.count);
 	for (i = 0; ids && i < n; i++) {
-		key_text(s, &s->names, ids[i], &p, &len);
-		put(o, "%s{\"name\":", i ? "," : "");
+		ts_key_text(s, &s->names, ids[i], &p, &len);
+		ts_put(o, "%s{\"name\":", i ? "," : "");
 		tp_json_put_str(o, p, len);
-		put(o, ",\"records\":%llu}", (unsigned long long)s->names.count[ids[i]]);
+		ts_put(o, ",\"records\":%llu}", (unsigned long long)s->names.count[ids[i]]);
 	}
 	free(ids);
 
-	put(o, "]},\"memory\":{\"reads\":%llu,\"writes\":%llu,"
+	ts_put(o, "]},\"memory\":{\"reads\":%llu,\"writes\":%llu,"
 	    "\"data_addresses\":%llu,\"data_estimated\":%s,"
 	    "\"code_addresses\":%llu,\"code_estimated\":%s,"
 	    "\"shared\":%llu,\"multi_writer\":%llu,\"top\":[",
 	    (unsigned long long)s->reads, (unsigned long long)s->writes,
-	    (unsigned long long)tab_distinct(&s->data),
+	    (unsigned long long)ts_tab_distinct(&s->data),
 	    s->data.full ? "true" : "false",
-	    (unsigned long long)tab_distinct(&s->code),
+	    (unsigned long long)ts_tab_distinct(&s->code),
 	    s->code.full ? "true" : "false",
 	    (unsigned long long)count_flag(s, D_SHARED),
 	    (unsigned long long)count_flag(s, D_MULTIWRITER));
@@ -940,10 +986,10 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 		char key[64];
 		data_key(s, ids[i], key, sizeof key);
 		if (key[0] == 'v')
-			put(o, "%s{\"var\":%s", i ? "," : "", key + 4);
+			ts_put(o, "%s{\"var\":%s", i ? "," : "", key + 4);
 		else
-			put(o, "%s{\"addr\":\"%s\"", i ? "," : "", key);
-		put(o, ",\"reads\":%llu,\"writes\":%llu,\"shared\":%s,"
+			ts_put(o, "%s{\"addr\":\"%s\"", i ? "," : "", key);
+		ts_put(o, ",\"reads\":%llu,\"writes\":%llu,\"shared\":%s,"
 		    "\"multi_writer\":%s}", (unsigned long long)d->reads,
 		    (unsigned long long)d->writes,
 		    d->flags & D_SHARED ? "true" : "false",
@@ -951,9 +997,9 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 	}
 	free(ids);
 
-	put(o, "]},\"locks\":{\"distinct\":%llu,\"estimated\":%s,"
+	ts_put(o, "]},\"locks\":{\"distinct\":%llu,\"estimated\":%s,"
 	    "\"acquisitions\":%llu,\"top\":[",
-	    (unsigned long long)tab_distinct(&s->locks),
+	    (unsigned long long)ts_tab_distinct(&s->locks),
 	    s->locks.full ? "true" : "false",
 	    (unsigned long long)s->acquisitions);
 	ids = sorted_ids(&s->locks, by_count);
@@ -963,39 +1009,47 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o)
 		uint64_t lock, b;
 		size_t j, m = 0;
 		idmap_key(&s->locks.map, ids[i], &lock, &b);
-		put(o, "%s{\"lock\":%llu,\"acquisitions\":%llu,\"threads\":[",
+		ts_put(o, "%s{\"lock\":%llu,\"acquisitions\":%llu,\"threads\":[",
 		    i ? "," : "", (unsigned long long)lock,
 		    (unsigned long long)s->locks.count[ids[i]]);
 		for (j = li->lp ? pairs_from(li->lp, li->nlp, lock) : li->nlp;
 		    j < li->nlp && li->lp[2 * j] == lock; j++, m++)
-			put(o, "%s%llu", m ? "," : "",
+			ts_put(o, "%s%llu", m ? "," : "",
 			    (unsigned long long)li->lp[2 * j + 1]);
-		put(o, "],\"longest_hold_records\":%llu,\"longest_hold_ns\":",
-		    (unsigned long long)l->max_rec);
-		if (l->has_ns)
-			put(o, "%llu}", (unsigned long long)l->max_ns);
+		ts_put(o, "],\"longest_hold_records\":");
+		if (l->has_rec)
+			ts_put(o, "%llu", (unsigned long long)l->max_rec);
 		else
-			put(o, "null}");
+			ts_put(o, "null");
+		ts_put(o, ",\"longest_hold_ns\":");
+		if (l->has_ns)
+			ts_put(o, "%llu}", (unsigned long long)l->max_ns);
+		else
+			ts_put(o, "null}");
 	}
 	free(ids);
-	put(o, "]},\"forks\":[");
+	ts_put(o, "]},\"forks\":[");
 	for (i = 0; li->fe && i < li->nfe; i++) {
 		uint64_t parent = li->fe[2 * i], child = li->fe[2 * i + 1];
 		int joined = idmap_get(&s->joins.map, parent, child) >= 0;
-		put(o, "%s{\"parent\":%llu,\"child\":%llu,\"joined\":%s}",
+		ts_put(o, "%s{\"parent\":%llu,\"child\":%llu,\"joined\":%s}",
 		    i ? "," : "", (unsigned long long)parent,
 		    (unsigned long long)child, joined ? "true" : "false");
 	}
-	put(o, "],\"max_keys\":%zu}\n", s->o.max_keys);
+	ts_put(o, "],\"durations\":");
+	ts_dur_json(s, o);
+	ts_put(o, ",\"max_keys\":%zu,\"state\":", s->o.max_keys);
+	ts_state_json(s, o);
+	ts_put(o, "}\n");
 }
 
 void
-ts_report(struct ts_stat *s, struct tp_out *o)
+ts_report(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 {
 	struct lists l;
 
 	if (s->o.by != NULL) {
-		report_by(s, o);
+		report_by(s, o, file, files);
 		return;
 	}
 	l.nk = kind_list(s, &l.k);
@@ -1004,9 +1058,9 @@ ts_report(struct ts_stat *s, struct tp_out *o)
 	l.nlp = s->lockthr.map.count;
 	l.nfe = s->forks.map.count;
 	if (s->o.json)
-		report_json(s, &l, o);
+		report_json(s, &l, o, file, files);
 	else
-		report_text(s, &l, o);
+		report_text(s, &l, o, file, files);
 	free(l.k);
 	free(l.lp);
 	free(l.fe);

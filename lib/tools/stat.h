@@ -20,13 +20,14 @@
 #include "io/output.h"
 #include "text/text.h"
 
-#define TS_MAX_KEYS_DEFAULT (1u << 20)
+#define TS_MAX_KEYS_DEFAULT (1u << 16)
 
 struct ts_opts {
 	size_t top;		/* rows per table; 0: all */
 	size_t max_keys;	/* per table */
 	const char *by;		/* --by FIELD: only a count table, or NULL */
 	int json;
+	int merge;		/* the operands are JSON reports to merge */
 };
 
 struct ts_stat;
@@ -41,7 +42,27 @@ void ts_free(struct ts_stat *s);
  */
 int ts_add_input(struct ts_stat *s, struct tr_reader *r);
 
-/* Write the report. */
-void ts_report(struct ts_stat *s, struct tp_out *o);
+/*
+ * Write the report: of one FILE among several (file names it), of the
+ * total of files inputs (files > 0), or of the only input (NULL, 0).
+ */
+void ts_report(struct ts_stat *s, struct tp_out *o, const char *file,
+    size_t files);
+
+/*
+ * Add the summary src of the text that follows dst's: the result is the
+ * summary of both texts in turn (exact where both were, slices open at
+ * dst's end paired with the ends src could not pair).  0, or -1 out of
+ * memory.
+ */
+int ts_merge(struct ts_stat *dst, const struct ts_stat *src);
+
+/*
+ * A summary from the JSON report p[0..n) that txtstat --json wrote (its
+ * last object when there are several): NULL with err filled when it is
+ * none.  o: the options of the report to write.
+ */
+struct ts_stat *ts_load_json(const struct ts_opts *o, const char *p,
+    size_t n, struct tp_err *err);
 
 #endif
