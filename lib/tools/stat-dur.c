@@ -91,7 +91,7 @@ ts_longest_add(struct dgroup *d, const struct longest *l)
 	d->top[k] = *l;
 }
 
-size_t
+static size_t
 ts_hist_index(uint64_t v)
 {
 	unsigned e;
@@ -102,7 +102,7 @@ ts_hist_index(uint64_t v)
 	return (size_t)(e - 5) * TS_HIST_SUB + (size_t)((v >> (e - 6)) & 63);
 }
 
-uint64_t
+static uint64_t
 ts_hist_mid(size_t i)
 {
 	unsigned e;
@@ -146,7 +146,7 @@ add_value(struct dgroup *d, uint64_t ns)
 	return 0;
 }
 
-int
+static int
 ts_dur_add(struct ts_stat *s, int64_t g, uint64_t ns, uint64_t start,
     const struct oslice *who)
 {
@@ -309,7 +309,7 @@ u64_cmp(const void *a, const void *b)
 }
 
 /* Nearest rank: the smallest value with p % of them at or below it. */
-uint64_t
+static uint64_t
 ts_dur_pct(const struct dgroup *d, unsigned p)
 {
 	uint64_t rank = (d->count * p + 99) / 100, seen = 0, v;
@@ -481,21 +481,4 @@ ts_dur_json(struct ts_stat *s, struct tp_out *o)
 	}
 	ts_put(o, "]}");
 	free(ids);
-}
-
-void
-ts_dur_free(struct ts_stat *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->groups.map.count && s->dg != NULL; i++) {
-		free(s->dg[i].v);
-		free(s->dg[i].hist);
-	}
-	free(s->dg);
-	for (i = 0; i < s->stkcap; i++)
-		free(s->stk[i].s);
-	free(s->stk);
-	free(s->um);
-	idmap_free(&s->thr);
 }

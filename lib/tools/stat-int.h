@@ -108,7 +108,10 @@ struct ts_stat {
 	int oom;
 };
 
-void ts_tab_init(struct table *t, size_t max, int str);
+#define TABLES(s) { &(s)->kinds, &(s)->threads, &(s)->names, &(s)->data, \
+	&(s)->code, &(s)->locks, &(s)->lockthr, &(s)->forks, &(s)->joins, \
+	&(s)->by, &(s)->groups }
+
 int64_t ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a,
     uint64_t b, int *added, uint64_t inc);
 int64_t ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p,
@@ -128,13 +131,6 @@ int ts_dur_record(struct ts_stat *s, int kind, const char *name,
 /* A close c (of another part, rec and ts its own) against the stacks. */
 int ts_dur_close(struct ts_stat *s, const struct oslice *c);
 int ts_dur_push(struct ts_stat *s, const struct oslice *o);
-int ts_dur_add(struct ts_stat *s, int64_t g, uint64_t ns, uint64_t start,
-    const struct oslice *who);
-void ts_dur_free(struct ts_stat *s);
-/* The percentile p of group g (nearest rank); *est when from buckets. */
-uint64_t ts_dur_pct(const struct dgroup *d, unsigned p);
-uint64_t ts_hist_mid(size_t i);
-size_t ts_hist_index(uint64_t v);
 void ts_dur_text(struct ts_stat *s, struct tp_out *o);
 void ts_dur_json(struct ts_stat *s, struct tp_out *o);
 /* Merge group src into dst's group g (the same name). */

@@ -21,164 +21,6 @@
 #include "tools/stat.h"
 #include "tools/stat-int.h"
 
-/* ------------------------------------------------------------- tables */
-
-void
-ts_tab_init(struct table *t, size_t max, int str)
-{
-	memset(t, 0, sizeof *t);
-	idmap_init(&t->map);
-	tp_distinct_init(&t->est);
-	t->max = max;
-	t->str = str;
-}
-
-static void
-tab_free(struct table *t)
-{
-	idmap_free(&t->map);
-	free(t->count);
-	free(t->soff);
-	free(t->slen);
-}
-
-/* One column of a table grown to cap entries, the new ones zeroed. */
-static int
-grow(void *pp, size_t elem, size_t old, size_t cap)
-{
-	size_t have = old;
-	char *n;
-
-	if (tp_grow(pp, &have, cap, elem) < 0)
-		return -1;
-	memcpy(&n, pp, sizeof n);
-	memset(n + old * elem, 0, (have - old) * elem);
-	return 0;
-}
-
-/*
- * The id of key (a, b), added when new and there is room (*added set);
- * -1 when it is not kept.  Every key reaches the estimate.
- */
-int64_t
-ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
-    int *added, uint64_t inc)
-{
-	int64_t id;
-	int add = 0;
-
-	tp_distinct_add(&t->est, tp_hash64(a, b));
-	if (t->map.count >= t->max) {
-		if ((id = idmap_get(&t->map, a, b)) < 0)
-			t->full = 1;
-	} else if ((id = idmap_put(&t->map, a, b, &add)) < 0) {
-		s->oom = 1;
-	}
-	if (add && (size_t)id >= t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		if (grow(&t->count, sizeof *t->count, t->cap, cap) < 0 ||
-		    (t == &s->data && grow(&s->dst, sizeof *s->dst, t->cap, cap) < 0) ||
-		    (t == &s->locks && grow(&s->lst, sizeof *s->lst, t->cap, cap) < 0) ||
-		    (t == &s->groups && grow(&s->dg, sizeof *s->dg, t->cap, cap) < 0) ||
-		    (t->str && grow(&t->soff, sizeof *t->soff, t->cap, cap) < 0) ||
-		    (t->str && grow(&t->slen, sizeof *t->slen, t->cap, cap) < 0)) {
-			s->oom = 1;
-			return -1;
-		}
-		t->cap = cap;
-	}
-	if (added != NULL)
-		*added = add;
-	if (id >= 0)
-		t->count[id] += inc;
-	return id;
-}
-
-/* A string key: its text is kept in the arena when new. */
-int64_t
-ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n,
-    uint64_t inc, int *addedp)
-{
-	uint64_t h1, h2;
-	int added = 0;
-	int64_t id;
-
-	tp_hash_bytes(p, n, &h1, &h2);
-	id = ts_tab_put(s, t, h1, h2, &added, inc);
-	if (addedp != NULL)
-		*addedp = added;
-	if (id < 0 || !added)
-		return id;
-	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n, 1) < 0) {
-		s->oom = 1;
-		return -1;
-	}
-	memcpy(s->arena + s->arenalen, p, n);
-	t->soff[id] = s->arenalen;
-	t->slen[id] = (uint32_t)n;
-	s->arenalen += n;
-	return id;
-}
-
-uint64_t
-ts_tab_distinct(const struct table *t)
-{
-	return t->full ? tp_distinct_estimate(&t->est) : t->map.count;
-}
-
-/* ------------------------------------------------------------- records */
-
-#define TABLES(s) { &(s)->kinds, &(s)->threads, &(s)->names, &(s)->data, \
-	&(s)->code, &(s)->locks, &(s)->lockthr, &(s)->forks, &(s)->joins, \
-	&(s)->by, &(s)->groups }
-
-struct ts_stat *
-ts_new(const struct ts_opts *o)
-{
-	struct ts_stat *s = calloc(1, sizeof *s);
-	size_t i;
-
-	if (s == NULL)
-		return NULL;
-	{
-		struct table *t[] = TABLES(s);
-		s->o = *o;
-		if (s->o.max_keys == 0)
-			s->o.max_keys = TS_MAX_KEYS_DEFAULT;
-		for (i = 0; i < sizeof t / sizeof t[0]; i++)
-			ts_tab_init(t[i], s->o.max_keys, t[i] == &s->kinds ||
-			    t[i] == &s->names || t[i] == &s->by ||
-			    t[i] == &s->groups);
-	}
-	idmap_init(&s->thr);
-	/* Untouched pages cost no memory: only what values use. */
-	if ((s->scratch = malloc(TP_LINE_MAX)) == NULL) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-void
-ts_free(struct ts_stat *s)
-{
-	size_t i;
-
-	if (s == NULL)
-		return;
-	ts_dur_free(s);
-	{
-		struct table *t[] = TABLES(s);
-		for (i = 0; i < sizeof t / sizeof t[0]; i++)
-			tab_free(t[i]);
-	}
-	free(s->dst);
-	free(s->lst);
-	free(s->arena);
-	free(s->scratch);
-	free(s);
-}
-
 /* The fields a summary reads, by key. */
 enum { K_TID, K_TS, K_SEQ, K_PC, K_ADDR, K_VAR, K_LOC, K_LOCK, K_CHILD,
 	K_INPUT, K_SCOPE, K_NAME, K_ARGNAME, K_N };
@@ -480,20 +322,6 @@ rows(const struct ts_stat *s, size_t n)
 	return s->o.top == 0 || s->o.top > n ? n : s->o.top;
 }
 
-void
-ts_put(struct tp_out *o, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		tp_out_write(o, buf, (size_t)n < sizeof buf ? (size_t)n :
-		    sizeof buf - 1);
-}
 
 /* A string key as text: bare when it is, quoted as in the text grammar. */
 static void
@@ -505,13 +333,6 @@ text_str(struct tp_out *o, const char *p, size_t n)
 		tv_qstr(o, p, n);
 }
 
-void
-ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
-    const char **p, size_t *n)
-{
-	*p = s->arena + t->soff[id];
-	*n = t->slen[id];
-}
 
 static const char *
 est(const struct table *t)
@@ -868,6 +689,8 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		free(ids);
 	}
 
+	ts_dur_text(s, o);
+
 	if (li->nfe > 0 && li->fe != NULL) {
 		ts_put(o, "fork tree           %s%llu forks\n", est(&s->forks),
 		    (unsigned long long)ts_tab_distinct(&s->forks));
@@ -886,8 +709,6 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 			tree(o, s, li->fe, li->nfe, parent, 0);
 		}
 	}
-
-	ts_dur_text(s, o);
 
 	any_est = s->threads.full || s->names.full || s->data.full ||
 	    s->code.full || s->locks.full || s->lockthr.full ||
