@@ -5,6 +5,7 @@
  * an end whose begin came before it) is kept, so that the summaries of
  * the pieces of a text merge into the summary of the whole.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,17 +392,19 @@ ts_dur_text(struct ts_stat *s, struct tp_out *o)
 		size_t len;
 		ts_key_text(s, &s->groups, ids[i], &p, &len);
 		ts_put(o, "  ");
-		tp_out_write(o, p, len);
+		ts_text_str(o, p, len);
 		tp_out_putc(o, '\n');
 		if (d->count > 0) {
 			ts_put(o, "    %16llu %13llu %9llu",
 			    (unsigned long long)d->count,
 			    (unsigned long long)d->total,
 			    (unsigned long long)d->min);
-			for (k = 0; k < 3; k++)
-				ts_put(o, " %s%*llu", d->hist ? "~" : "",
-				    d->hist ? 8 : 9,
+			for (k = 0; k < 3; k++) {
+				char v[32];
+				snprintf(v, sizeof v, "%s%llu", d->hist ? "~" : "",
 				    (unsigned long long)ts_dur_pct(d, pct[k]));
+				ts_put(o, " %9s", v);
+			}
 			ts_put(o, " %9llu\n", (unsigned long long)d->max);
 		}
 		if (d->untimed > 0)

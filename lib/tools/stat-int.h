@@ -21,6 +21,9 @@ struct table {
 	uint64_t *count;	/* records per id */
 	size_t *soff;		/* string tables: each key's text in the arena */
 	uint32_t *slen;
+	/* The last key put and its id: a run of one key costs no lookup. */
+	uint64_t last_a, last_b;
+	int64_t last_id;
 };
 
 /* Per data address. */
@@ -122,6 +125,9 @@ uint64_t ts_tab_distinct(const struct table *t);
 
 void ts_put(struct tp_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* A string key as text: bare when it is, quoted as in the text grammar. */
+void ts_text_str(struct tp_out *o, const char *p, size_t n);
 
 /* stat-dur.c */
 int ts_dur_record(struct ts_stat *s, int kind, const char *name,

@@ -13,6 +13,7 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "io/input.h"
+#include "text/text.h"
 #include "tools/stat-int.h"
 
 void
@@ -40,6 +41,7 @@ tab_init(struct table *t, size_t max, int str)
 	tp_distinct_init(&t->est);
 	t->max = max;
 	t->str = str;
+	t->last_id = -1;
 }
 
 static void
@@ -76,6 +78,12 @@ ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 	int64_t id;
 	int add = 0;
 
+	if (t->last_id >= 0 && a == t->last_a && b == t->last_b) {
+		if (added != NULL)
+			*added = 0;
+		t->count[t->last_id] += inc;
+		return t->last_id;
+	}
 	tp_distinct_add(&t->est, tp_hash64(a, b));
 	if (t->map.count >= t->max) {
 		if ((id = idmap_get(&t->map, a, b)) < 0)
@@ -98,8 +106,12 @@ ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 	}
 	if (added != NULL)
 		*added = add;
-	if (id >= 0)
+	if (id >= 0) {
 		t->count[id] += inc;
+		t->last_a = a;
+		t->last_b = b;
+		t->last_id = id;
+	}
 	return id;
 }
 
@@ -199,4 +211,14 @@ ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
 {
 	*p = s->arena + t->soff[id];
 	*n = t->slen[id];
+}
+
+/* A string key as text: bare when it is, quoted as in the text grammar. */
+void
+ts_text_str(struct tp_out *o, const char *p, size_t n)
+{
+	if (tp_bare_ok(p, n))
+		tp_out_write(o, p, n);
+	else
+		tv_qstr(o, p, n);
 }

@@ -301,18 +301,39 @@ by_accesses(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The ids of t, sorted by cmp; NULL when empty or out of memory. */
+/*
+ * The first top ids of t (all for 0) sorted by cmp; NULL when empty or
+ * out of memory.  A few of many are picked in one pass (most keys lose
+ * to the last one kept at the first compare), not by sorting them all.
+ */
 static size_t *
-sorted_ids(const struct table *t, int (*cmp)(const void *, const void *))
+sorted_ids(const struct table *t, int (*cmp)(const void *, const void *),
+    size_t top)
 {
-	size_t i, n = t->map.count, *ids;
+	size_t i, j, m = 0, n = t->map.count, *ids;
 
-	if (n == 0 || (ids = malloc(n * sizeof *ids)) == NULL)
-		return NULL;
-	for (i = 0; i < n; i++)
-		ids[i] = i;
 	sort_tab = t;
-	qsort(ids, n, sizeof *ids, cmp);
+	if (top == 0 || top > n)
+		top = n;
+	if (n == 0 || (ids = malloc(top * sizeof *ids)) == NULL)
+		return NULL;
+	if (top > n / 4) {
+		free(ids);
+		if ((ids = malloc(n * sizeof *ids)) == NULL)
+			return NULL;
+		for (i = 0; i < n; i++)
+			ids[i] = i;
+		qsort(ids, n, sizeof *ids, cmp);
+		return ids;
+	}
+	for (i = 0; i < n; i++) {
+		if (m == top && cmp(&i, &ids[m - 1]) >= 0)
+			continue;
+		j = m < top ? m++ : top - 1;
+		for (; j > 0 && cmp(&i, &ids[j - 1]) < 0; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = i;
+	}
 	return ids;
 }
 
@@ -323,15 +344,6 @@ rows(const struct ts_stat *s, size_t n)
 }
 
 
-/* A string key as text: bare when it is, quoted as in the text grammar. */
-static void
-text_str(struct tp_out *o, const char *p, size_t n)
-{
-	if (tp_bare_ok(p, n))
-		tp_out_write(o, p, n);
-	else
-		tv_qstr(o, p, n);
-}
 
 
 static const char *
@@ -491,7 +503,7 @@ tree(struct tp_out *o, const struct ts_stat *s, const uint64_t *e, size_t n,
 static void
 report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 {
-	size_t *ids = sorted_ids(&s->by, by_count), i, n = rows(s, s->by.map.count);
+	size_t *ids = sorted_ids(&s->by, by_count, s->o.top), i, n = rows(s, s->by.map.count);
 	const char *p;
 	size_t len;
 
@@ -523,7 +535,7 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 	} else {
 		if (file != NULL) {
 			ts_put(o, "file                ");
-			text_str(o, file, strlen(file));
+			ts_text_str(o, file, strlen(file));
 			tp_out_putc(o, '\n');
 		} else if (files > 0) {
 			ts_put(o, "total               %zu files\n", files);
@@ -531,7 +543,7 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 		for (i = 0; ids && i < n; i++) {
 			ts_key_text(s, &s->by, ids[i], &p, &len);
 			ts_put(o, "%12llu ", (unsigned long long)s->by.count[ids[i]]);
-			text_str(o, p, len);
+			ts_text_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (s->no_by)
@@ -556,7 +568,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 
 	if (file != NULL) {
 		ts_put(o, "file                ");
-		text_str(o, file, strlen(file));
+		ts_text_str(o, file, strlen(file));
 		tp_out_putc(o, '\n');
 	} else if (files > 0) {
 		ts_put(o, "total               %zu files\n", files);
@@ -569,7 +581,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 
 	ts_put(o, "threads             %s%llu\n", est(&s->threads),
 	    (unsigned long long)ts_tab_distinct(&s->threads));
-	ids = sorted_ids(&s->threads, by_count);
+	ids = sorted_ids(&s->threads, by_count, s->o.top);
 	n = rows(s, s->threads.map.count);
 	for (i = 0; ids && i < n; i++) {
 		uint64_t tid, b;
@@ -605,12 +617,12 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 
 		ts_put(o, "event names         %s%llu\n", est(&s->names),
 		    (unsigned long long)ts_tab_distinct(&s->names));
-		ids = sorted_ids(&s->names, by_count);
+		ids = sorted_ids(&s->names, by_count, s->o.top);
 		n = rows(s, s->names.map.count);
 		for (i = 0; ids && i < n; i++) {
 			ts_key_text(s, &s->names, ids[i], &p, &len);
 			ts_put(o, "  %12llu ", (unsigned long long)s->names.count[ids[i]]);
-			text_str(o, p, len);
+			ts_text_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (n < s->names.map.count)
@@ -631,7 +643,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		ts_put(o, "  multi-writer      %llu (written by more than one thread)\n",
 		    (unsigned long long)count_flag(s, D_MULTIWRITER));
 		sort_dst = s->dst;
-		ids = sorted_ids(&s->data, by_accesses);
+		ids = sorted_ids(&s->data, by_accesses, s->o.top);
 		n = rows(s, s->data.map.count);
 		if (n > 0)
 			ts_put(o, "  most accessed     accesses    reads   writes\n");
@@ -655,7 +667,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		ts_put(o, "  acquisitions      %llu\n",
 		    (unsigned long long)s->acquisitions);
 		ts_put(o, "  lock          acquisitions  longest hold        threads\n");
-		ids = sorted_ids(&s->locks, by_count);
+		ids = sorted_ids(&s->locks, by_count, s->o.top);
 		n = rows(s, s->locks.map.count);
 		for (i = 0; ids && i < n; i++) {
 			const struct lstat *l = &s->lst[ids[i]];
@@ -722,7 +734,7 @@ static void
 json_table_u64(struct tp_out *o, const struct ts_stat *s, const struct table *t,
     const char *keyname)
 {
-	size_t *ids = sorted_ids(t, by_count), i, n = rows(s, t->map.count);
+	size_t *ids = sorted_ids(t, by_count, s->o.top), i, n = rows(s, t->map.count);
 
 	ts_put(o, "{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
 	    (unsigned long long)ts_tab_distinct(t), t->full ? "true" : "false");
@@ -778,7 +790,7 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 	ts_put(o, ",\"names\":{\"distinct\":%llu,\"estimated\":%s,\"top\":[",
 	    (unsigned long long)ts_tab_distinct(&s->names),
 	    s->names.full ? "true" : "false");
-	ids = sorted_ids(&s->names, by_count);
+	ids = sorted_ids(&s->names, by_count, s->o.top);
 	n = rows(s, s->names.map.count);
 	for (i = 0; ids && i < n; i++) {
 		ts_key_text(s, &s->names, ids[i], &p, &len);
@@ -800,7 +812,7 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 	    (unsigned long long)count_flag(s, D_SHARED),
 	    (unsigned long long)count_flag(s, D_MULTIWRITER));
 	sort_dst = s->dst;
-	ids = sorted_ids(&s->data, by_accesses);
+	ids = sorted_ids(&s->data, by_accesses, s->o.top);
 	n = rows(s, s->data.map.count);
 	for (i = 0; ids && i < n; i++) {
 		const struct dstat *d = &s->dst[ids[i]];
@@ -823,7 +835,7 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 	    (unsigned long long)ts_tab_distinct(&s->locks),
 	    s->locks.full ? "true" : "false",
 	    (unsigned long long)s->acquisitions);
-	ids = sorted_ids(&s->locks, by_count);
+	ids = sorted_ids(&s->locks, by_count, s->o.top);
 	n = rows(s, s->locks.map.count);
 	for (i = 0; ids && i < n; i++) {
 		const struct lstat *l = &s->lst[ids[i]];
