@@ -137,10 +137,19 @@ slice(struct tp_out *o, const struct oslice *c, int first)
 	    (long long)c->group);
 }
 
+static int
+by_rec(const void *a, const void *b)
+{
+	const struct oslice *x = a, *y = b;
+
+	return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
 void
 ts_state_json(const struct ts_stat *s, struct tp_out *o)
 {
-	size_t i, k;
+	struct oslice *all;
+	size_t i, k, m;
 	int first = 1;
 
 	ts_put(o, "{\"v\":1,\"records\":%llu,\"reads\":%llu,\"writes\":%llu,"
@@ -186,9 +195,16 @@ ts_state_json(const struct ts_stat *s, struct tp_out *o)
 	for (i = 0; i < s->num; i++)
 		slice(o, &s->um[i], i == 0);
 	ts_put(o, "],\"open\":[");
-	for (i = 0; i < s->thr.count; i++)
-		for (k = 0; k < s->stk[i].n; k++, first = 0)
-			slice(o, &s->stk[i].s[k], first);
+	/* In the order they opened, whichever thread the merge saw first. */
+	if (s->nopen > 0 && (all = malloc(s->nopen * sizeof *all)) != NULL) {
+		for (i = 0, m = 0; i < s->thr.count; i++)
+			for (k = 0; k < s->stk[i].n; k++)
+				all[m++] = s->stk[i].s[k];
+		qsort(all, m, sizeof *all, by_rec);
+		for (i = 0; i < m; i++, first = 0)
+			slice(o, &all[i], first);
+		free(all);
+	}
 	ts_put(o, "]}");
 }
 
@@ -682,11 +698,11 @@ ts_load_json(const struct ts_opts *o, const char *p, size_t n,
 		if (*q == '\n')
 			line = q + 1;
 	if (line >= e || tp_json_check(&j, line, (size_t)(e - line), 0) < 0)
-		return tp_fail(err, TP_EXIT_FAIL, "not a JSON report of "
+		return tp_fail(err, TP_EXIT_DATA, "not a JSON report of "
 		    "txtstat --json"), NULL;
 	line = tp_json_ws(line, e);
 	if ((st = member(line, e, "state", &ve)) == NULL || *st != '{') {
-		tp_fail(err, TP_EXIT_FAIL, "no \"state\" in this JSON: not "
+		tp_fail(err, TP_EXIT_DATA, "no \"state\" in this JSON: not "
 		    "written by txtstat --json of this version");
 		return NULL;
 	}
