@@ -383,7 +383,9 @@ ts_dur_text(struct ts_stat *s, struct tp_out *o)
 	if (n == 0 && s->unpaired == 0 && s->nopen == 0)
 		return;
 	ts_put(o, "slices              %zu kinds (paired as by txt2chrome)\n", n);
-	if (n > 0)
+	for (i = 0; ids && i < n && s->dg[ids[i]].count == 0; i++)
+		;
+	if (i < n)	/* a kind with a time */
 		ts_put(o, "  durations (ns)   count         total       min       "
 		    "p50       p90       p99       max\n");
 	for (i = 0; ids && i < shown; i++) {
