@@ -13,7 +13,7 @@
 
 struct table {
 	struct idmap map;
-	struct tp_distinct est;
+	struct tp_distinct est;	/* of every key seen, once full is set */
 	size_t max;		/* keys kept at most */
 	int full;		/* a key was not kept */
 	int str;		/* keys are strings (their text in the arena) */
@@ -122,6 +122,8 @@ int64_t ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p,
 void ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
     const char **p, size_t *n);
 uint64_t ts_tab_distinct(const struct table *t);
+/* A key was not kept: the estimate takes over (made from the keys). */
+void ts_tab_full(struct table *t);
 
 void ts_put(struct tp_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

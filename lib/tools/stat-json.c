@@ -279,7 +279,8 @@ merge_table(struct ts_stat *dst, struct table *dt, const struct ts_stat *src,
 			dst->oom = 1;
 		}
 	}
-	dt->full |= st->full;
+	if (st->full && !dt->full)
+		ts_tab_full(dt);
 	for (r = 0; r < sizeof dt->est.reg; r++)
 		if (st->est.reg[r] > dt->est.reg[r])
 			dt->est.reg[r] = st->est.reg[r];
@@ -567,8 +568,9 @@ load_table(struct rd *r, struct ts_stat *s, const char *state,
 			}
 		}
 	}
-	if ((v = member(obj, r->e, "full", &ve)) != NULL && *v == 't')
-		t->full = 1;
+	if ((v = member(obj, r->e, "full", &ve)) != NULL && *v == 't' &&
+	    !t->full)
+		ts_tab_full(t);
 	if ((v = member(obj, r->e, "hll", &ve)) != NULL) {
 		unsigned char reg[sizeof t->est.reg];
 		size_t i;

@@ -84,10 +84,10 @@ ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 		t->count[t->last_id] += inc;
 		return t->last_id;
 	}
-	tp_distinct_add(&t->est, tp_hash64(a, b));
 	if (t->map.count >= t->max) {
-		if ((id = idmap_get(&t->map, a, b)) < 0)
-			t->full = 1;
+		if ((id = idmap_get(&t->map, a, b)) < 0 && !t->full)
+			ts_tab_full(t);
+		tp_distinct_add(&t->est, tp_hash64(a, b));
 	} else if ((id = idmap_put(&t->map, a, b, &add)) < 0) {
 		s->oom = 1;
 	}
@@ -113,6 +113,23 @@ ts_tab_put(struct ts_stat *s, struct table *t, uint64_t a, uint64_t b,
 		t->last_id = id;
 	}
 	return id;
+}
+
+/*
+ * The estimate is needed once a key is not kept: until then the keys
+ * are all there, and the sketch is made from them when it is.
+ */
+void
+ts_tab_full(struct table *t)
+{
+	size_t i;
+	uint64_t a, b;
+
+	t->full = 1;
+	for (i = 0; i < t->map.count; i++) {
+		idmap_key(&t->map, i, &a, &b);
+		tp_distinct_add(&t->est, tp_hash64(a, b));
+	}
 }
 
 /* A string key: its text is kept in the arena when new. */

@@ -160,8 +160,10 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 		if ((i = field_id(f)) >= 0 && !tr_is_null(f))
 			fv[i] = f;
 	}
+	/* The reader's message only for a value that is no number. */
 	for (i = 0; i < K_INPUT; i++)
-		if (fv[i] != NULL && tr_u64(r, rec, fv[i], &v[i]) < 0)
+		if (fv[i] != NULL && tp_parse_u64(fv[i]->val, fv[i]->vallen,
+		    &v[i]) < 0 && tr_u64(r, rec, fv[i], &v[i]) < 0)
 			return -1;
 	/* input= and scope= that hold no number are not the pairing's. */
 	for (; i < K_NAME; i++)
