@@ -9,20 +9,23 @@
 # ~, from its buckets); then small hand-checked streams.
 . "$srcdir/tests/tap.sh"
 
+# An awk function: a value unquoted (the escapes this test meets: \" \\).
+UNQ_AWK='
+function unq(v,   o, i, c) {
+	if (substr(v, 1, 1) != "\"") return v
+	v = substr(v, 2, length(v) - 2); o = ""
+	for (i = 1; i <= length(v); i++) {
+		c = substr(v, i, 1)
+		if (c == "\\") { i++; c = substr(v, i, 1) }
+		o = o c
+	}
+	return o
+}'
+
 # awk_slices TEXT: "group<TAB>ns<TAB>start<TAB>tid" per closed slice with
 # a time at both ends.
 awk_slices() {
-	awk "$TV_AWK"'
-	function unq(v,   o, i, c) {
-		if (substr(v, 1, 1) != "\"") return v
-		v = substr(v, 2, length(v) - 2); o = ""
-		for (i = 1; i <= length(v); i++) {
-			c = substr(v, i, 1)
-			if (c == "\\") { i++; c = substr(v, i, 1) }
-			o = o c
-		}
-		return o
-	}
+	awk "$TV_AWK$UNQ_AWK"'
 	# b - a for decimal strings past 2^53: in two parts
 	function diff(b, a,   hb, ha, lb, la) {
 		hb = length(b) > 9 ? substr(b, 1, length(b) - 9) + 0 : 0
@@ -131,17 +134,7 @@ awk_stats() {
 
 # stat_stats REPORT: the same lines from txtstat's report (--top 0).
 stat_stats() {
-	awk '
-	function unq(v,   o, i, c) {
-		if (substr(v, 1, 1) != "\"") return v
-		v = substr(v, 2, length(v) - 2); o = ""
-		for (i = 1; i <= length(v); i++) {
-			c = substr(v, i, 1)
-			if (c == "\\") { i++; c = substr(v, i, 1) }
-			o = o c
-		}
-		return o
-	}
+	awk "$UNQ_AWK"'
 	/^slices / { on = 1; next }
 	on && /^[^ ]/ { on = 0 }
 	!on { next }

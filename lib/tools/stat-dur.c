@@ -394,7 +394,7 @@ ts_dur_text(struct ts_stat *s, struct tp_out *o)
 		size_t len;
 		ts_key_text(s, &s->groups, ids[i], &p, &len);
 		ts_put(o, "  ");
-		ts_text_str(o, p, len);
+		tv_str(o, p, len);
 		tp_out_putc(o, '\n');
 		if (d->count > 0) {
 			ts_put(o, "    %16llu %13llu %9llu",

@@ -128,9 +128,6 @@ void ts_tab_full(struct table *t);
 void ts_put(struct tp_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* A string key as text: bare when it is, quoted as in the text grammar. */
-void ts_text_str(struct tp_out *o, const char *p, size_t n);
-
 /* stat-dur.c */
 int ts_dur_record(struct ts_stat *s, int kind, const char *name,
     size_t namelen, const uint64_t *scope, const char *argname,

@@ -13,7 +13,6 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "io/input.h"
-#include "text/text.h"
 #include "tools/stat-int.h"
 
 void
@@ -228,14 +227,4 @@ ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
 {
 	*p = s->arena + t->soff[id];
 	*n = t->slen[id];
-}
-
-/* A string key as text: bare when it is, quoted as in the text grammar. */
-void
-ts_text_str(struct tp_out *o, const char *p, size_t n)
-{
-	if (tp_bare_ok(p, n))
-		tp_out_write(o, p, n);
-	else
-		tv_qstr(o, p, n);
 }

@@ -537,7 +537,7 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 	} else {
 		if (file != NULL) {
 			ts_put(o, "file                ");
-			ts_text_str(o, file, strlen(file));
+			tv_str(o, file, strlen(file));
 			tp_out_putc(o, '\n');
 		} else if (files > 0) {
 			ts_put(o, "total               %zu files\n", files);
@@ -545,7 +545,7 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 		for (i = 0; ids && i < n; i++) {
 			ts_key_text(s, &s->by, ids[i], &p, &len);
 			ts_put(o, "%12llu ", (unsigned long long)s->by.count[ids[i]]);
-			ts_text_str(o, p, len);
+			tv_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (s->no_by)
@@ -570,7 +570,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 
 	if (file != NULL) {
 		ts_put(o, "file                ");
-		ts_text_str(o, file, strlen(file));
+		tv_str(o, file, strlen(file));
 		tp_out_putc(o, '\n');
 	} else if (files > 0) {
 		ts_put(o, "total               %zu files\n", files);
@@ -624,7 +624,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		for (i = 0; ids && i < n; i++) {
 			ts_key_text(s, &s->names, ids[i], &p, &len);
 			ts_put(o, "  %12llu ", (unsigned long long)s->names.count[ids[i]]);
-			ts_text_str(o, p, len);
+			tv_str(o, p, len);
 			tp_out_putc(o, '\n');
 		}
 		if (n < s->names.map.count)
