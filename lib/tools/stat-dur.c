@@ -237,19 +237,67 @@ ts_dur_close(struct ts_stat *s, const struct oslice *c)
 	return 0;
 }
 
+/* The cached pairing of an event name, or NULL to work it out anew. */
+static struct ncache *
+name_cache(struct ts_stat *s, int64_t nameid, const char *name,
+    size_t namelen, const uint64_t *scope, const char *argname)
+{
+	struct ncache *c;
+	char buf[TP_PAIR_NAME];
+	struct tp_pair_what w;
+
+	/* wtf.scope#enter is named by its argument, which varies. */
+	if (nameid < 0 || (scope != NULL && argname != NULL))
+		return NULL;
+	if ((size_t)nameid >= s->nccap) {
+		size_t old = s->nccap;
+		if (tp_grow(&s->nc, &s->nccap, (size_t)nameid + 1,
+		    sizeof *s->nc) < 0)
+			return NULL;
+		memset(s->nc + old, 0, (s->nccap - old) * sizeof *s->nc);
+	}
+	c = &s->nc[nameid][scope != NULL];
+	if (c->set)
+		return c;
+	tp_pair_what(TK_EVENT, name, namelen, scope, NULL, 0, NULL, buf, &w);
+	c->act = (signed char)w.act;
+	c->type = (unsigned char)w.type;
+	c->key = w.key;
+	c->group = -1;
+	if (w.act == 1) {
+		int64_t g = ts_tab_put_str(s, &s->groups, w.name, w.namelen, 0,
+		    NULL);
+		if (g > INT32_MAX)
+			return NULL;
+		c->group = (int32_t)g;
+	}
+	c->set = 1;
+	return c;
+}
+
 int
-ts_dur_record(struct ts_stat *s, int kind, const char *name, size_t namelen,
-    const uint64_t *scope, const char *argname, size_t arglen,
+ts_dur_record(struct ts_stat *s, int kind, int64_t nameid, const char *name,
+    size_t namelen, const uint64_t *scope, const char *argname, size_t arglen,
     const uint64_t *lock, const uint64_t *input, const uint64_t *tid,
     const uint64_t *ts)
 {
 	char buf[TP_PAIR_NAME];
 	struct tp_pair_what w;
 	struct oslice o;
+	struct ncache *c = NULL;
 
-	if (tp_pair_what(kind, name, namelen, scope, argname, arglen, lock,
-	    buf, &w) < 0)
+	if (kind == TK_EVENT)
+		c = name_cache(s, nameid, name, namelen, scope, argname);
+	if (c != NULL) {
+		if (c->act < 0)
+			return 0;
+		w.act = c->act;
+		w.type = c->type;
+		w.key = c->type == TP_SL_SCOPE && scope ? *scope : c->key;
+	} else if (tp_pair_what(kind, name, namelen, scope, argname, arglen,
+	    lock, buf, &w) < 0) {
 		return 0;
+	}
 	memset(&o, 0, sizeof o);
 	o.input = input ? *input : 0;
 	o.has_tid = tid != NULL;
@@ -262,7 +310,8 @@ ts_dur_record(struct ts_stat *s, int kind, const char *name, size_t namelen,
 	o.group = -1;
 	if (w.act == 0)
 		return ts_dur_close(s, &o);
-	o.group = ts_tab_put_str(s, &s->groups, w.name, w.namelen, 0, NULL);
+	o.group = c != NULL ? c->group :
+	    ts_tab_put_str(s, &s->groups, w.name, w.namelen, 0, NULL);
 	return s->oom ? -1 : ts_dur_push(s, &o);
 }
 

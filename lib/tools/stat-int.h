@@ -76,6 +76,18 @@ struct stack {
 	size_t n, cap;
 };
 
+/*
+ * What an event name does to slices, found once per name (by its id in
+ * the names table) rather than hashed and matched on every event: [0]
+ * without scope=, [1] with it (then the key is the scope's).
+ */
+struct ncache {
+	uint64_t key;
+	int32_t group;
+	signed char act;
+	unsigned char type, set;
+};
+
 /* Open slices and unpaired closes kept at most (each). */
 #define TS_PAIR_KEEP 65536
 
@@ -103,6 +115,8 @@ struct ts_stat {
 	size_t num, umcap;
 	uint64_t nopen;		/* open slices kept, over all stacks */
 	uint64_t unpaired;	/* closes paired with none (kept or not) */
+	struct ncache (*nc)[2];	/* per name id */
+	size_t nccap;
 	int pair_cut;		/* an open slice or an unpaired close was
 				   not kept: pairing across parts is partial */
 	char *arena;
@@ -129,7 +143,8 @@ void ts_put(struct tp_out *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* stat-dur.c */
-int ts_dur_record(struct ts_stat *s, int kind, const char *name,
+/* nameid: the name's id in s->names, or -1 (see struct ncache). */
+int ts_dur_record(struct ts_stat *s, int kind, int64_t nameid, const char *name,
     size_t namelen, const uint64_t *scope, const char *argname,
     size_t arglen, const uint64_t *lock, const uint64_t *input,
     const uint64_t *tid, const uint64_t *ts);

@@ -208,6 +208,7 @@ ts_free(struct ts_stat *s)
 		free(s->stk[i].s);
 	free(s->stk);
 	free(s->um);
+	free(s->nc);
 	idmap_free(&s->thr);
 	{
 		struct table *t[] = TABLES(s);

@@ -130,6 +130,7 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 	const struct tr_field *fv[K_N] = { 0 }, *byf = NULL;
 	uint64_t v[K_N];
 	int kind = tp_kind(rec->kind, rec->kindlen, rec->kindlen), i;
+	int64_t nameid = -1;
 	size_t k;
 
 	s->records++;
@@ -199,7 +200,7 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 	if (fv[K_NAME]) {
 		const char *p;
 		size_t n = str_val(fv[K_NAME], s->scratch, &p);
-		ts_tab_put_str(s, &s->names, p, n, 1, NULL);
+		nameid = ts_tab_put_str(s, &s->names, p, n, 1, NULL);
 	}
 	if (fv[K_PC])
 		ts_tab_put(s, &s->code, v[K_PC], 0, NULL, 1);
@@ -242,7 +243,7 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 			namelen = str_val(fv[K_NAME], nbuf, &name);
 		if (kind == TK_EVENT && slice_str(fv[K_ARGNAME]))
 			arglen = str_val(fv[K_ARGNAME], abuf, &arg);
-		if (ts_dur_record(s, kind, name, namelen,
+		if (ts_dur_record(s, kind, name ? nameid : -1, name, namelen,
 		    fv[K_SCOPE] ? &v[K_SCOPE] : NULL, arg, arglen,
 		    fv[K_LOCK] ? &v[K_LOCK] : NULL,
 		    fv[K_INPUT] ? &v[K_INPUT] : NULL,
