@@ -86,6 +86,8 @@ awk_slices() {
 		tid = ("tid" in f) ? f["tid"] : "-"
 		ts = ("ts" in f) ? f["ts"] : ""
 		t = (("input" in f) ? f["input"] : 0) "/" tid
+		# no tid: txt2chrome'"'"'s track per record name, nothing pairs
+		if (tid == "-") t = t "/" kind "/" f["name"]
 		if (kind == "acquire" && ("lock" in f)) open_(t, "L", f["lock"], "lock")
 		else if (kind == "release" && ("lock" in f)) close_(t, "L", f["lock"])
 		else if (kind == "begin") open_(t, "B", "", "block")
@@ -227,6 +229,13 @@ is "$(sed -n '/^slices/,/^[^ s]/p' rep.txt)" 'slices              4 kinds (paire
   ends without a begin 1
   open at the end     1' "by hand: scopes named by arg.name, nested lock holds, a park, an end without a begin, a slice left open"
 is "$(sed -n '/^  lock  /,/^[^ ]/p' rep.txt | sed -n 2p)" "  7                        2  100 ns              2" "by hand: the lock's longest hold is its outer slice"
+
+# Without a tid, records are on txt2chrome's track of their name: a
+# begin and an end, an acquire and a release never pair there.
+printf 'begin ts=1\nend ts=5\nacquire lock=1 ts=1\nrelease lock=1 ts=3\n' > n.txt
+is "$(txtstat n.txt | sed -n '/^slices/,$p')" 'slices              0 kinds (paired as by txt2chrome)
+  ends without a begin 2
+  open at the end     2' "without a tid: nothing pairs, as in txt2chrome"
 
 # Past 8192 slices of a kind, percentiles come from buckets within 0.8 %.
 awk 'BEGIN { t = 0; for (i = 1; i <= 20000; i++) { d = (i * 7919) % 100000 + 1; print "begin tid=1 ts=" t; t += d; print "end tid=1 ts=" t; t += 5 } }' > many.txt

@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/hash.h"
 #include "text/json.h"
 #include "tools/pair.h"
 #include "tools/stat-int.h"
 
-/* Threads: tid, or none (one stack per input for records without). */
+/* Threads: tid and input, or for records without a tid their name. */
 static int64_t
 thread_id(struct ts_stat *s, const struct oslice *o, int add)
 {
@@ -302,6 +303,21 @@ ts_dur_record(struct ts_stat *s, int kind, int64_t nameid, const char *name,
 	o.input = input ? *input : 0;
 	o.has_tid = tid != NULL;
 	o.tid = tid ? *tid : 0;
+	if (tid == NULL) {
+		/*
+		 * txt2chrome's track of records without a thread: one per
+		 * input and record name, so that nothing pairs on it.
+		 */
+		static const char *const kname[TK_NKINDS] = {
+			[TK_ACQUIRE] = "acquire", [TK_RELEASE] = "release",
+			[TK_BEGIN] = "begin", [TK_END] = "end"
+		};
+		const char *n = kind == TK_EVENT ? (name ? name : "event") :
+		    kname[kind];
+		uint64_t h2;
+		tp_hash_bytes(n, kind == TK_EVENT && name ? namelen : strlen(n),
+		    &o.tid, &h2);
+	}
 	o.has_ts = ts != NULL;
 	o.ts = ts ? *ts : 0;
 	o.rec = s->records;

@@ -66,7 +66,8 @@ struct dgroup {
 
 /* An open slice, or a close that found none open (the merge pairs it). */
 struct oslice {
-	uint64_t input, tid, key, ts, rec;
+	uint64_t input, tid, key, ts, rec;	/* tid: a hash of the record's
+						   name when it has none */
 	int64_t group;		/* in s->groups, or -1 */
 	unsigned char type, has_ts, has_tid;
 };
