@@ -129,7 +129,8 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 {
 	const struct tr_field *fv[K_N] = { 0 }, *byf = NULL;
 	uint64_t v[K_N];
-	int kind = tp_kind(rec->kind, rec->kindlen, rec->kindlen), i;
+	int kind = tp_kind(rec->kind, rec->kindlen,
+	    (size_t)(rec->line + rec->len - rec->kind)), i;
 	int64_t nameid = -1;
 	size_t k;
 
