@@ -447,7 +447,12 @@ ts_dur_text(struct ts_stat *s, struct tp_out *o)
 
 	if (n == 0 && s->unpaired == 0 && s->nopen == 0)
 		return;
-	ts_put(o, "slices              %zu kinds (paired as by txt2chrome)\n", n);
+	if (s->groups.full)	/* kinds past --max-keys: their number */
+		ts_put(o, "slices              ~%llu kinds (paired as by "
+		    "txt2chrome)\n", (unsigned long long)ts_tab_distinct(&s->groups));
+	else
+		ts_put(o, "slices              %zu kinds (paired as by "
+		    "txt2chrome)\n", n);
 	for (i = 0; ids && i < n && s->dg[ids[i]].count == 0; i++)
 		;
 	if (i < n)	/* a kind with a time */

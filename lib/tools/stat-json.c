@@ -674,9 +674,14 @@ load_state(struct rd *r, struct ts_stat *s, const char *st)
 	cur = member(st, r->e, "open", &ve);
 	while (cur != NULL && !r->bad && tp_json_element(&cur, r->e, &el, &ee) == 1) {
 		struct oslice c;
-		if (load_slice(r, el, &c) < 0 ||
-		    c.group >= (int64_t)s->groups.map.count ||
-		    ts_dur_push(s, &c) < 0)
+		if (load_slice(r, el, &c) < 0) {
+			r->bad = 1;
+			break;
+		}
+		/* A kind past this --max-keys: the slice is of no kind kept. */
+		if (c.group >= (int64_t)s->groups.map.count)
+			c.group = s->groups.full ? -1 : (r->bad = 1, -1);
+		if (!r->bad && ts_dur_push(s, &c) < 0)
 			r->bad = 1;
 	}
 	s->unpaired = mnum(r, st, "unpaired");
@@ -716,7 +721,8 @@ ts_load_json(const struct ts_opts *o, const char *p, size_t n,
 	r.bad = 0;
 	load_state(&r, s, st);
 	if (r.bad || s->oom) {
-		tp_fail(err, TP_EXIT_FAIL, s->oom ? "out of memory" :
+		tp_fail(err, s->oom ? TP_EXIT_FAIL : TP_EXIT_DATA, s->oom ?
+		    "out of memory" :
 		    "a \"state\" that txtstat --json did not write");
 		ts_free(s);
 		return NULL;

@@ -728,7 +728,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 
 	any_est = s->threads.full || s->names.full || s->data.full ||
 	    s->code.full || s->locks.full || s->lockthr.full ||
-	    s->forks.full || s->kinds.full;
+	    s->forks.full || s->kinds.full || s->groups.full;
 	if (any_est)
 		ts_put(o, "(~: an estimate; a table kept its first %zu keys only, "
 		    "and its per-key figures cover those)\n", s->o.max_keys);
