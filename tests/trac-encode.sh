@@ -265,6 +265,15 @@ timeout 10 trac-sample --blocks -5 > neg.bin 2> /dev/null
 is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --blocks -5: a usage error, nothing written"
 timeout 10 trac-sample --size-mb -1 > neg.bin 2> /dev/null
 is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --size-mb -1: a usage error, nothing written"
+# A bad value is named, with its option, before the usage line.
+for a in "--blocks abc:--blocks: 'abc' is not a number of 0 or more" \
+    "--arch arm:--arch: 'arm' is not x64 or x86" \
+    "--threads 17:--threads: '17' is not a number from 1 to 16" \
+    "--frob:unknown option '--frob'"; do
+	trac-sample ${a%%:*} > neg.bin 2> err.txt
+	is "$?:$(head -1 err.txt):$(sed -n 2p err.txt | cut -c1-19)" \
+	    "2:trac-sample: ${a#*:}:Usage: trac-sample" "trac-sample ${a%%:*}: says which value"
+done
 # Nor to a terminal (script(1) gives it one).
 if command -v script > /dev/null && script -qc true /dev/null > /dev/null 2>&1; then
 	script -qc 'trac-sample --blocks 1' /dev/null > tty.out 2>&1
