@@ -271,7 +271,7 @@ for a in "--blocks abc:--blocks: 'abc' is not a number of 0 or more" \
     "--threads 17:--threads: '17' is not a number from 1 to 16" \
     "--frob:unknown option '--frob'"; do
 	trac-sample ${a%%:*} > neg.bin 2> err.txt
-	is "$?:$(head -1 err.txt):$(sed -n 2p err.txt | cut -c1-19)" \
+	is "$?:$(head -1 err.txt):$(sed -n 2p err.txt | cut -c1-18)" \
 	    "2:trac-sample: ${a#*:}:Usage: trac-sample" "trac-sample ${a%%:*}: says which value"
 done
 # Nor to a terminal (script(1) gives it one).
