@@ -74,6 +74,15 @@ $line"; fi ;;
 	esac
 done
 [ "$pages" -gt 0 ]; ok $? "man pages found"
+# A SYNOPSIS takes as many FILEs as the program's --help says.
+for man in "$srcdir"/man/*.1; do
+	p=$(basename "$man" .1)
+	command -v "$p" > /dev/null 2>&1 || continue
+	want=$("$p" --help 2>/dev/null | sed -n '1s/.*\[FILE\]\(\.\.\.\)\{0,1\}.*/[FILE]\1/p')
+	[ -n "$want" ] || continue
+	got=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH [^S]/p' "$man" | sed -n 's/^\.RI \[ FILE \]\(\.\.\.\)\{0,1\}$/[FILE]\1/p; s/^\.RI \[ FILE \.\.\.\]$/[FILE].../p')
+	is "$got" "$want" "$p(1) SYNOPSIS: FILE operands as --help says"
+done
 # A decoder's DIAGNOSTICS names the program for another format's file,
 # never the decoder itself.
 for man in "$srcdir"/man/*2txt.1; do
