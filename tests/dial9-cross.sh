@@ -116,31 +116,56 @@ function flt(x) {
 // (varints are strings, maps lists of [key, value]) and dial9 has no null
 // in a list (written as "", said as lost); so each element is compared as
 // its text, a map as its pairs.
-function parse(s, i) {	// a text value at s[i]: [node, next index]
+// Every loop is bounded by the line's end: a value cut short throws.
+function parse(s, i, key) {	// a value (a map's key) at s[i]: [node, next index]
+	const bad = (what) => { throw new Error(what + ' at column ' + (i + 1) + ': ' + s.slice(0, 80)); };
+	if (i >= s.length) bad('a value expected');
 	if (s[i] === '[' || s[i] === '{') {
-		const map = s[i] === '{', items = [];
+		const map = s[i] === '{', close = map ? '}' : ']', items = [];
 		i++;
-		while (s[i] !== (map ? '}' : ']')) {
-			let key;
+		while (i < s.length && s[i] !== close) {
+			let key, v;
 			if (map) {
-				[key, i] = parse(s, i);
-				i++;	// ':'
+				[key, i] = parse(s, i, true);
+				if (s[i] !== ':') bad('":" expected');
+				i++;
 			}
-			let v;
 			[v, i] = parse(s, i);
 			items.push(map ? [key, v] : v);
 			if (s[i] === ',') i++;
+			else if (s[i] !== close) bad('"," or "' + close + '" expected');
 		}
+		if (i >= s.length) bad('unclosed ' + (map ? 'map' : 'list'));
 		return [{ k: map ? 'm' : 'l', v: items }, i + 1];
 	}
 	if (s[i] === '"') {
 		let j = i + 1;
-		while (s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
+		while (j < s.length && s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
+		if (j >= s.length) bad('unterminated string');
 		return [{ k: 's', v: unq(s.slice(i, j + 1)) }, j + 1];
 	}
 	let j = i;
-	while (j < s.length && !',:]}'.includes(s[j])) j++;
+	// A float's NaN payload (nan:0x...) holds a ':', a map's key ends at one.
+	while (j < s.length && !(key ? ',:]} ' : ',]} ').includes(s[j])) j++;
+	if (j === i) bad('an empty value');
 	return [{ k: 't', v: s.slice(i, j) }, j];
+}
+// A record's fields: [key, value text] each, read with parse(), so that
+// a value with blanks inside quotes, lists or maps is one value.
+function fields(s) {
+	const out = [];
+	let i = s.indexOf(' ');
+	while (i >= 0 && i < s.length) {
+		while (s[i] === ' ') i++;
+		if (i >= s.length) break;
+		const eq = s.indexOf('=', i);
+		if (eq < 0) throw new Error('no "=" after column ' + (i + 1) + ': ' + s.slice(0, 80));
+		const k = s.slice(i, eq);
+		const [, end] = parse(s, eq + 1);
+		out.push([k[0] === '"' ? unq(k) : k, s.slice(eq + 1, end)]);
+		i = end;
+	}
+	return out;
 }
 function tnum(x) {	// a number's text as decode.js's String() gives it
 	if (/^-?0x/.test(x)) return BigInt(x).toString();
@@ -175,7 +200,7 @@ if (process.argv[2] !== '-') {
 	for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
 		if (!line.startsWith('event ')) continue;
 		let name = '', ts = '', tid = '', out = [];
-		for (const [, k, v] of line.matchAll(/ ([A-Za-z0-9_.#-]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+)/g)) {
+		for (const [k, v] of fields(line)) {
 			if (k === 'name') name = v[0] === '"' ? unq(v) : v;
 			else if (k === 'ts') ts = v;
 			else if (k === 'tid') tid = v;
