@@ -112,11 +112,87 @@ function flt(x) {
 	if (x === '-inf') return '-Infinity';
 	return Object.is(Number(x), -0) ? '-0' : String(Number(x));
 }
+// Lists and maps as decode.js can show them: it keeps no element types
+// (varints are strings, maps lists of [key, value]) and dial9 has no null
+// in a list (written as "", said as lost); so each element is compared as
+// its text, a map as its pairs.
+// Every loop is bounded by the line's end: a value cut short throws.
+function parse(s, i, key) {	// a value (a map's key) at s[i]: [node, next index]
+	const bad = (what) => { throw new Error(what + ' at column ' + (i + 1) + ': ' + s.slice(0, 80)); };
+	if (i >= s.length) bad('a value expected');
+	if (s[i] === '[' || s[i] === '{') {
+		const map = s[i] === '{', close = map ? '}' : ']', items = [];
+		i++;
+		while (i < s.length && s[i] !== close) {
+			let key, v;
+			if (map) {
+				[key, i] = parse(s, i, true);
+				if (s[i] !== ':') bad('":" expected');
+				i++;
+			}
+			[v, i] = parse(s, i);
+			items.push(map ? [key, v] : v);
+			if (s[i] === ',') i++;
+			else if (s[i] !== close) bad('"," or "' + close + '" expected');
+		}
+		if (i >= s.length) bad('unclosed ' + (map ? 'map' : 'list'));
+		return [{ k: map ? 'm' : 'l', v: items }, i + 1];
+	}
+	if (s[i] === '"') {
+		let j = i + 1;
+		while (j < s.length && s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
+		if (j >= s.length) bad('unterminated string');
+		return [{ k: 's', v: unq(s.slice(i, j + 1)) }, j + 1];
+	}
+	let j = i;
+	// A float's NaN payload (nan:0x...) holds a ':', a map's key ends at one.
+	while (j < s.length && !(key ? ',:]} ' : ',]} ').includes(s[j])) j++;
+	if (j === i) bad('an empty value');
+	return [{ k: 't', v: s.slice(i, j) }, j];
+}
+// A record's fields: [key, value text] each, read with parse(), so that
+// a value with blanks inside quotes, lists or maps is one value.
+function fields(s) {
+	const out = [];
+	let i = s.indexOf(' ');
+	while (i >= 0 && i < s.length) {
+		while (s[i] === ' ') i++;
+		if (i >= s.length) break;
+		const eq = s.indexOf('=', i);
+		if (eq < 0) throw new Error('no "=" after column ' + (i + 1) + ': ' + s.slice(0, 80));
+		const k = s.slice(i, eq);
+		const [, end] = parse(s, eq + 1);
+		out.push([k[0] === '"' ? unq(k) : k, s.slice(eq + 1, end)]);
+		i = end;
+	}
+	return out;
+}
+function tnum(x) {	// a number's text as decode.js's String() gives it
+	if (/^-?0x/.test(x)) return BigInt(x).toString();
+	if (/[.e]|nan|inf/.test(x)) return flt(x);
+	return BigInt(x).toString();
+}
+function loose(n) {
+	if (n.k === 'l') return '[' + n.v.map(loose).join(',') + ']';
+	if (n.k === 'm') return '[' + n.v.map(([a, b]) => '[' + JSON.stringify(a.v) + ',' + loose(b) + ']').join(',') + ']';
+	if (n.k === 's') return JSON.stringify(n.v);
+	if (n.v === 'true' || n.v === 'false') return n.v;
+	if (n.v === 'null') return '""';
+	if (/^-?(0x|[0-9]|nan|inf)/.test(n.v)) return JSON.stringify(tnum(n.v));
+	return JSON.stringify(n.v);	// a bare string
+}
+function jloose(x) {	// the same of a value decode.js gives
+	if (Array.isArray(x)) return '[' + x.map(jloose).join(',') + ']';
+	if (typeof x === 'boolean') return String(x);
+	if (typeof x === 'object' && x !== null) return '[' + Object.entries(x).map(([a, b]) => '[' + JSON.stringify(a) + ',' + jloose(b) + ']').join(',') + ']';
+	if (typeof x === 'number') return JSON.stringify(fnum(x));
+	return JSON.stringify(String(x));
+}
 function tval(v) {
 	if (v === 'null') return 'null';
 	if (v === 'true' || v === 'false') return 'b:' + v;
 	if (v[0] === '"') return 's:' + JSON.stringify(unq(v));
-	if (v[0] === '[') return 'l:[' + v.slice(1, -1).split(',').filter(x => x).map(x => /[.en]/.test(x) ? flt(x) : BigInt(x).toString()).join(',') + ']';
+	if (v[0] === '[' || v[0] === '{') return 'l:' + loose(parse(v, 0)[0]);
 	if (/[.e]|nan|inf/.test(v)) return 'f:' + flt(v);
 	return 'i:' + BigInt(v).toString();
 }
@@ -124,7 +200,7 @@ if (process.argv[2] !== '-') {
 	for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
 		if (!line.startsWith('event ')) continue;
 		let name = '', ts = '', tid = '', out = [];
-		for (const [, k, v] of line.matchAll(/ ([A-Za-z0-9_.#-]+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\S+)/g)) {
+		for (const [k, v] of fields(line)) {
 			if (k === 'name') name = v[0] === '"' ? unq(v) : v;
 			else if (k === 'ts') ts = v;
 			else if (k === 'tid') tid = v;
@@ -148,7 +224,7 @@ if (process.argv[2] !== '-') {
 			if (v === null) s = 'null';
 			else if (t === 3) s = 'b:' + v;
 			else if (t === 4 || t === 7) s = 's:' + JSON.stringify(v);
-			else if (Array.isArray(v)) s = 'l:[' + v.map(x => typeof x === 'number' && !Number.isInteger(x) || Object.is(x, -0) ? fnum(x) : num(x)).join(',') + ']';
+			else if (Array.isArray(v) || typeof v === 'object') s = 'l:' + jloose(v);
 			else if (t === 2) s = 'f:' + fnum(v);
 			else s = 'i:' + num(v);
 			out.push(fd.name + '=' + s);

@@ -130,20 +130,44 @@ usage(void)
 	exit(2);
 }
 
+/* The last value given to opt (what the user typed). */
+static const char *
+argv_value(int argc, char **argv, const char *opt)
+{
+	const char *v = "";
+	int i;
+
+	for (i = 1; i + 1 < argc; i++)
+		if (strcmp(argv[i], opt) == 0)
+			v = argv[i + 1];
+	return v;
+}
+
+/* Say which option's value is wrong, then the usage line. */
+static void
+bad_value(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "%s: %s: '%s' is not %s\n", progname, opt, val, want);
+	usage();
+}
+
 static unsigned long long
 num(int argc, char **argv, int *i)
 {
+	const char *opt = argv[*i];
 	char *end;
 	unsigned long long v;
 
-	if (*i + 1 >= argc)
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "%s: %s needs a value\n", progname, opt);
 		usage();
+	}
 	/* strtoull takes "-5" for 2^64-5: a count is never negative. */
 	if (argv[++*i][0] == '-' || argv[*i][0] == '\0')
-		usage();
+		bad_value(opt, argv[*i], "a number of 0 or more");
 	v = strtoull(argv[*i], &end, 0);
 	if (*end != '\0')
-		usage();
+		bad_value(opt, argv[*i], "a number of 0 or more");
 	return v;
 }
 
@@ -188,7 +212,7 @@ main(int argc, char **argv)
 			else if (strcmp(o, "x86") == 0)
 				a = &x86;
 			else
-				usage();
+				bad_value("--arch", o, "x64 or x86");
 			continue;
 		}
 		if (strcmp(o, "--blocks") == 0)
@@ -209,12 +233,18 @@ main(int argc, char **argv)
 			tidbug = 1;
 		else if (strcmp(o, "--quirks") == 0)
 			quirks = 1;
-		else
+		else {
+			fprintf(stderr, "%s: unknown option '%s'\n", progname,
+			    o);
 			usage();
+		}
 		i = (unsigned)k;
 	}
-	if (threads < 1 || threads > 16 || sessions < 1)
-		usage();
+	if (threads < 1 || threads > 16)
+		bad_value("--threads", argv_value(argc, argv, "--threads"),
+		    "a number from 1 to 16");
+	if (sessions < 1)
+		bad_value("--sessions", "0", "a number of 1 or more");
 	if (isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "%s: a binary trace is not written to a "
 		    "terminal; redirect standard output\n", progname);

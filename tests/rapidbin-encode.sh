@@ -104,10 +104,12 @@ write tid=1 var=99999999999 loc=8" --dense)" "rapidbin-header threads=2 locks=1 
 acquire tid=0 lock=3 loc=7
 write tid=1 var=0 loc=8" "--dense: spaces that fit stay as they are"
 
-# Skipped records are counted; -q keeps quiet; strict refuses them.
+# Skipped records are counted, a line per cause; another format's header
+# is structure, rebuilt, not counted; -q keeps quiet; strict refuses them.
 printf 'trac-header arch=x64\ninsn tid=1 pc=0x10\nacquire tid=0 lock=0 loc=1\nfoo bar=1\n' > s.txt
 txt2rapidbin s.txt > s.bin 2> err.txt
-is "$?:$(cat err.txt)" '0:txt2rapidbin: 3 records skipped, no RapidBin meaning (first at line 1: record kind "trac-header")' "skipped records: one summary line"
+is "$?:$(cat err.txt)" '0:txt2rapidbin: 1 record skipped, no RapidBin meaning (first at line 2: record kind "insn")
+txt2rapidbin: 1 record skipped, no RapidBin meaning (first at line 4: record kind "foo")' "skipped records: a summary line per cause"
 txt2rapidbin -q s.txt > s.bin 2> err.txt
 is "$(cat err.txt)" "" "-q: no summary"
 is "$(rapidbin2txt s.bin | tail -1)" "acquire tid=0 lock=0 loc=1" "skipped records: the rest is encoded"

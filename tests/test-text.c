@@ -586,6 +586,58 @@ test_losses(void)
 }
 
 /*
+ * Skips count per cause (the text of their why), as losses do: two
+ * causes are two counts, each with its first line; a format's structure
+ * is counted as rebuilt, not as skipped.
+ */
+static void
+test_skips(void)
+{
+	static const char text[] = "insn pc=1\nread addr=2\ninsn pc=3\n"
+	    "dial9-schema id=1\ndial9-schema id=2\nwtf-define x=1\n"
+	    "ucir-map addr=1\n";
+	struct tr_skips sk = { .cannot = "not here" };
+	int i, rebuilt = 0, skipped = 0;
+
+	tp_err_clear(&err);
+	tp_in_open_mem(&in, text, sizeof text - 1, "t", &err);
+	tr_init(&rd, &in);
+	while (tr_next(&rd, &rec) == 1) {
+		if (tr_rebuilt(&sk, &rec))
+			rebuilt++;
+		else if (tr_skip(&rd, &rec, &sk, "record kind \"%.*s\"",
+		    (int)rec.kindlen, rec.kind) == 0)
+			skipped++;
+	}
+	ok(rebuilt == 3 && skipped == 4 && sk.count == 4,
+	    "structure is rebuilt, the rest skipped");
+	ok(sk.nskip == 3 && sk.skip[0].count == 2 &&
+	    sk.skip[0].first_line == 1 &&
+	    strcmp(sk.skip[0].first_why, "record kind \"insn\"") == 0 &&
+	    sk.skip[1].count == 1 && sk.skip[1].first_line == 2 &&
+	    strcmp(sk.skip[1].first_why, "record kind \"read\"") == 0 &&
+	    sk.skip[2].count == 1 && sk.skip[2].first_line == 7,
+	    "two causes of skips are two counts, each with its first line");
+	ok(sk.nrebuilt == 2 && sk.rebuilt[0].count == 2 &&
+	    strcmp(sk.rebuilt[0].kind, "dial9-schema") == 0 &&
+	    sk.rebuilt[1].count == 1 &&
+	    strcmp(sk.rebuilt[1].kind, "wtf-define") == 0,
+	    "rebuilt structure counted by kind");
+	tr_skip(&rd, &rec, &sk, "read with seq=%d at 0x%x", 5, 0x1000);
+	tr_skip(&rd, &rec, &sk, "read with seq=%d at 0x%x", 19, 0xbeef);
+	ok(sk.nskip == 4 && sk.skip[3].count == 2 &&
+	    strcmp(sk.skip[3].first_why, "read with seq=5 at 0x1000") == 0,
+	    "whys that differ only in their numbers are one cause");
+	for (i = 0; i < 10; i++)
+		tr_skip(&rd, &rec, &sk, "cause %c", 'a' + i);
+	ok(sk.nskip == TR_CAUSES && sk.skip[TR_CAUSES].count == 6 &&
+	    sk.skip[TR_CAUSES].cause != NULL &&
+	    strcmp(sk.skip[TR_CAUSES].first_why, "cause e") == 0,
+	    "skip causes past the first eight are counted together");
+	tp_in_close(&in);
+}
+
+/*
  * On a text output (lines, as the decoders' is), a record whose text
  * outgrows the line limit the reader takes fails the output, a record
  * just under it does not: what a decoder writes, its encoder must read
@@ -645,6 +697,7 @@ main(void)
 	test_lines();
 	test_elem_and_peek();
 	test_losses();
+	test_skips();
 	test_line_limit();
 	tp_in_close(&in);
 	free(out.buf);

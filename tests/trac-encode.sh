@@ -60,7 +60,8 @@ insn tid=2 pc=0x1002
 read tid=2 addr=0x4000 old=0x1
 TXT
 txt2trac c.txt > c.trace 2> err.txt
-is "$? $(cat err.txt)" '0 txt2trac: 2 records skipped, not expressible in an x64dbg trace (first at line 3: read without an instruction before it)
+is "$? $(cat err.txt)" '0 txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 3: read without an instruction before it)
+txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 7: record kind "acquire")
 txt2trac: 2 records changed: an unknown field dropped (first at line 4: insn field "mnemonic")
 txt2trac: 1 insn record without opcode bytes was given nop opcodes (90, one per byte of size=, else one) (first: line 10)' \
     "skipped records are counted, the first is named; so are unknown fields and insn records without bytes"
@@ -170,7 +171,9 @@ write seq=4 tid=2 pc=0x1000 addr=0x20 old=0x1 new=0x2
 write seq=4 tid=1 pc=0x1001 addr=0x28 old=0x1 new=0x2
 TXT
 txt2trac acc.txt 2> err.txt | trac2txt | grep -c '^read\|^write' > out.txt
-is "$(cat out.txt) $(cat err.txt)" "1 txt2trac: 3 records skipped, not expressible in an x64dbg trace (first at line 3: read with seq=5 after an insn with seq=4)" \
+is "$(cat out.txt) $(cat err.txt)" "1 txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 3: read with seq=5 after an insn with seq=4)
+txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 4: write with tid=2 after an insn with tid=1)
+txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 5: write with pc=0x1001 after an insn with pc=0x1000)" \
     "accesses of another instruction are skipped"
 sed 3d acc.txt | txt2trac --strict 2> err.txt > /dev/null
 is "$? $(cat err.txt)" "1 txt2trac: <stdin>:3: write with tid=2 after an insn with tid=1: not expressible in an x64dbg trace" \
@@ -206,7 +209,8 @@ printf 'insn bytes=90\nwrite addr=0x50 old=0x100000000 new=1\n' | txt2trac --arc
 is "$? $(cat err.txt)" '1 txt2trac: <stdin>:2:21: field "old": "0x100000000": does not fit in 32 bits (arch x86)' \
     "x86: a pointer-sized value of more than 32 bits is an error"
 printf 'insn bytes=90\nread addr=0x50 size=0\nread addr=0x60 size=257\nread addr=0x70 size=256\n' | txt2trac 2> err.txt | trac2txt | grep -c '^read' > out.txt
-is "$(cat out.txt) $(cat err.txt)" "32 txt2trac: 2 records skipped, not expressible in an x64dbg trace (first at line 2: read of size 0)" \
+is "$(cat out.txt) $(cat err.txt)" "32 txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 2: read of size 0)
+txt2trac: 1 record skipped, not expressible in an x64dbg trace (first at line 3: read beyond 32 memory accesses of an instruction)" \
     "size 0 and more than 32 accesses are skipped; 256 bytes are 32 accesses"
 
 # One file holds one architecture: a second header of another is an error.
@@ -261,6 +265,15 @@ timeout 10 trac-sample --blocks -5 > neg.bin 2> /dev/null
 is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --blocks -5: a usage error, nothing written"
 timeout 10 trac-sample --size-mb -1 > neg.bin 2> /dev/null
 is "$?:$(wc -c < neg.bin)" "2:0" "trac-sample --size-mb -1: a usage error, nothing written"
+# A bad value is named, with its option, before the usage line.
+for a in "--blocks abc:--blocks: 'abc' is not a number of 0 or more" \
+    "--arch arm:--arch: 'arm' is not x64 or x86" \
+    "--threads 17:--threads: '17' is not a number from 1 to 16" \
+    "--frob:unknown option '--frob'"; do
+	trac-sample ${a%%:*} > neg.bin 2> err.txt
+	is "$?:$(head -1 err.txt):$(sed -n 2p err.txt | cut -c1-18)" \
+	    "2:trac-sample: ${a#*:}:Usage: trac-sample" "trac-sample ${a%%:*}: says which value"
+done
 # Nor to a terminal (script(1) gives it one).
 if command -v script > /dev/null && script -qc true /dev/null > /dev/null 2>&1; then
 	script -qc 'trac-sample --blocks 1' /dev/null > tty.out 2>&1

@@ -90,7 +90,11 @@ bad 'tid < "a"' '7: expected a number, not "\"a\""'
 bad '(tid == 1' '10: expected ) at the end'
 bad 'tid == 1)' '9: unbalanced ), not ")"'
 bad 'tid = 1' '5: expected == != < <= > >= ~ !~ or in, not "="'
-bad 'name ~ "(("' '8: bad regular expression: *'
+bad 'name ~ "(("' '8: bad regular expression *'
+# One line: the expression, where, and regcomp's own words (glibc's here).
+txtfilter -e 'name !~ "a{1"' in.txt > /dev/null 2> err.txt
+is "$(head -1 err.txt)" "txtfilter: -e 'name !~ \"a{1\"': column 9: bad regular expression \"a{1\": $(printf 'Unmatched \\{')" \
+    "a bad regular expression: one line with regcomp's error"
 bad 'name ~ "^tok+++++++++++++++++++++++++++++++++++++++++++"' '8: a repetition of a repetition *'
 bad 'name ~ "a*{2}"' '8: a repetition of a repetition *'
 is "$(sel -e 'name ~ "[+*]+" or name ~ "o\\++" or name ~ "^(P+)+"')" "event ts=1773849999999999999" "a repeated group or bracket, an escaped + repeated"

@@ -142,19 +142,27 @@ tp_option_bytes(const char *opt, const char *s, unsigned long long *v,
 }
 
 /*
- * "N records skipped, CANNOT (first at line L: WHY)", and for each cause
- * of loss "N records changed: CAUSE (first at line L: WHY)": warnings.
+ * For each cause of a skip "N records skipped, CANNOT (first at line L:
+ * WHY)", and of a loss "N records changed: CAUSE (first at line L:
+ * WHY)": warnings.  Under -v, what the target rebuilt: "rebuilt: N KIND
+ * records (...)".
  */
 static inline void
 tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
 {
 	unsigned i;
 
-	if (sk->count > 0)
-		tp_say(say, TP_SAY_WARN, "%llu record%s skipped, %s (first at "
-		    "line %llu: %s)", (unsigned long long)sk->count,
-		    tp_s(sk->count), sk->cannot,
-		    (unsigned long long)sk->first_line, sk->first_why);
+	for (i = 0; i < TR_CAUSES + 1; i++) {
+		const struct tr_cause *c = &sk->skip[i];
+
+		if (c->count == 0)
+			continue;
+		tp_say(say, TP_SAY_WARN, "%llu record%s skipped, %s (%sfirst "
+		    "at line %llu: %s)", (unsigned long long)c->count,
+		    tp_s(c->count), sk->cannot, c->cause != NULL ?
+		    "other causes; " : "", (unsigned long long)c->first_line,
+		    c->first_why);
+	}
 	for (i = 0; i < TR_CAUSES + 1; i++) {
 		const struct tr_cause *c = &sk->lost[i];
 
@@ -165,6 +173,12 @@ tp_report_skips(const struct tp_say *say, const struct tr_skips *sk)
 		    tp_s(c->count), c->cause,
 		    (unsigned long long)c->first_line, c->first_why);
 	}
+	for (i = 0; i < TR_CAUSES + 1; i++)
+		if (sk->rebuilt[i].count > 0)
+			tp_say(say, TP_SAY_NOTE, "rebuilt: %llu %s record%s "
+			    "(another format's structure; this trace has its "
+			    "own)", (unsigned long long)sk->rebuilt[i].count,
+			    sk->rebuilt[i].kind, tp_s(sk->rebuilt[i].count));
 }
 
 /* One direction of a format: its program, options and report. */

@@ -760,11 +760,64 @@ tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
 	}
 }
 
+/*
+ * Are two skips' whys one cause?  Equal but for the numbers in them
+ * ("seq=5", "at 0x1000"): a number names the record, not the cause.
+ */
+static int
+same_why(const char *a, const char *b)
+{
+	static const char num[] = "0123456789abcdefABCDEFx";
+
+	while (*a != '\0' && *a == *b) {
+		if (*a >= '0' && *a <= '9') {
+			a += strspn(a, num);
+			b += strspn(b, num);
+		} else
+			a++, b++;
+	}
+	if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9')
+		return same_why(a + strspn(a, num), b + strspn(b, num));
+	return *a == *b;
+}
+
+/* The cause of sk->lost (or of sk->skip: cause NULL, keyed by why). */
+static struct tr_cause *
+cause_of(struct tr_cause *list, unsigned *n, const char *cause,
+    const char *why, const char *other)
+{
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (cause != NULL ? list[i].cause == cause ||
+		    strcmp(list[i].cause, cause) == 0 :
+		    same_why(list[i].first_why, why))
+			break;
+	if (i == *n) {
+		if (*n == TR_CAUSES)
+			cause = other;
+		else
+			++*n;
+	}
+	if (list[i].count == 0)
+		list[i].cause = cause;
+	return &list[i];
+}
+
+static void
+count_cause(struct tr_cause *c, const struct tr_rec *rec, const char *why)
+{
+	if (c->count++ == 0) {
+		c->first_line = rec->lineno;
+		memcpy(c->first_why, why, sizeof c->first_why);
+	}
+}
+
 int
 tr_skip(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
     const char *fmt, ...)
 {
-	char why[sizeof sk->first_why];
+	char why[sizeof sk->skip[0].first_why];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -772,10 +825,9 @@ tr_skip(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
 	va_end(ap);
 	if (sk->strict)
 		return tr_fail(r, rec, NULL, "%s: %s", why, sk->cannot);
-	if (sk->count++ == 0) {
-		sk->first_line = rec->lineno;
-		memcpy(sk->first_why, why, sizeof why);
-	}
+	sk->count++;
+	count_cause(cause_of(sk->skip, &sk->nskip, NULL, why, "other causes"),
+	    rec, why);
 	return 0;
 }
 
@@ -783,33 +835,62 @@ int
 tr_lose(struct tr_reader *r, const struct tr_rec *rec, struct tr_skips *sk,
     const char *cause, const char *fmt, ...)
 {
-	char why[sizeof sk->first_why];
-	struct tr_cause *c;
+	char why[sizeof sk->lost[0].first_why];
 	va_list ap;
-	unsigned i;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
 	if (sk->strict)
 		return tr_fail(r, rec, NULL, "%s: %s", why, cause);
-	for (i = 0; i < sk->nlost; i++)
-		if (sk->lost[i].cause == cause ||
-		    strcmp(sk->lost[i].cause, cause) == 0)
-			break;
-	if (i == sk->nlost) {
-		if (sk->nlost == TR_CAUSES)
-			cause = "other changes";
-		else
-			sk->nlost++;
-	}
-	c = &sk->lost[i];
-	if (c->count++ == 0) {
-		c->cause = cause;
-		c->first_line = rec->lineno;
-		memcpy(c->first_why, why, sizeof why);
-	}
+	count_cause(cause_of(sk->lost, &sk->nlost, cause, why,
+	    "other changes"), rec, why);
 	return 0;
+}
+
+/*
+ * The kinds of the formats' structure (trace-text(5)): what an encoder
+ * of another format makes of its own, so never a loss.
+ */
+static int
+structure_kind(const char *k, size_t n)
+{
+	static const char *const kinds[] = {
+		"trac-header", "rapidbin-header", "std-header",
+		"ucir-header", "ucir-frame", "dial9-header", "dial9-schema",
+		"dial9-strings", "dial9-stacks", "dial9-reset", "wtf-header",
+		"wtf-define", "wtf-chunk", "wtf-part",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strlen(kinds[i]) == n && memcmp(kinds[i], k, n) == 0)
+			return 1;
+	return 0;
+}
+
+int
+tr_rebuilt(struct tr_skips *sk, const struct tr_rec *rec)
+{
+	unsigned i;
+
+	if (!structure_kind(rec->kind, rec->kindlen))
+		return 0;
+	for (i = 0; i < sk->nrebuilt; i++)
+		if (strlen(sk->rebuilt[i].kind) == rec->kindlen &&
+		    memcmp(sk->rebuilt[i].kind, rec->kind, rec->kindlen) == 0)
+			break;
+	if (i == sk->nrebuilt) {
+		if (sk->nrebuilt == TR_CAUSES)
+			strcpy(sk->rebuilt[i].kind, "other structure");
+		else {
+			memcpy(sk->rebuilt[i].kind, rec->kind, rec->kindlen);
+			sk->rebuilt[i].kind[rec->kindlen] = '\0';
+			sk->nrebuilt++;
+		}
+	}
+	sk->rebuilt[i].count++;
+	return 1;
 }
 
 /* tp_hexval + 1 as a table (0: not a hex digit), for the number parser. */

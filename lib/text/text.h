@@ -206,9 +206,11 @@ void tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
     const struct tr_field **f);
 
 /*
- * Records an encoder cannot express are skipped and counted, or under
- * --strict are an error: "WHY: CANNOT" at the record.  The program says
- * "N records skipped, CANNOT (first at line L: WHY)" (tp_report_skips).
+ * Records an encoder cannot express are skipped and counted per cause
+ * (the text WHY says: equal texts are one cause), or under --strict are
+ * an error: "WHY: CANNOT" at the record.  The program says "N records
+ * skipped, CANNOT (first at line L: WHY)" for each cause
+ * (tp_report_skips).
  *
  * A record that is written but loses part of its meaning on the way (a
  * value mapped to another kind, a field the target cannot hold or the
@@ -216,11 +218,17 @@ void tr_fields(const struct tr_keys *t, const struct tr_rec *rec,
  * string: "N records changed: CAUSE (first at line L: WHY)", even
  * without -v; under --strict it is an error "WHY: CAUSE".  Causes past
  * the TR_CAUSES first are counted together.
+ *
+ * A record of another format's structure (its header, schemas,
+ * definitions, pools, chunks, frames) is neither: the target writes its
+ * own structure, so such records are counted by kind as rebuilt, said
+ * only under -v (tr_rebuilt).
  */
 #define TR_CAUSES 8
 
 struct tr_cause {
-	const char *cause;	/* "a 64-bit integer stored as a string" */
+	const char *cause;	/* "a 64-bit integer stored as a string";
+				   NULL for a skip: first_why is its cause */
 	uint64_t count;
 	uint64_t first_line;
 	char first_why[120];
@@ -229,11 +237,16 @@ struct tr_cause {
 struct tr_skips {
 	int strict;		/* a skip or a loss is an error */
 	const char *cannot;	/* "not expressible in an x64dbg trace" */
-	uint64_t count;
-	uint64_t first_line;
-	char first_why[120];
+	uint64_t count;		/* records skipped, all causes */
+	struct tr_cause skip[TR_CAUSES + 1];	/* the last: all others */
+	unsigned nskip;
 	struct tr_cause lost[TR_CAUSES + 1];	/* the last: all others */
 	unsigned nlost;
+	struct {
+		char kind[32];
+		uint64_t count;
+	} rebuilt[TR_CAUSES + 1];	/* the last: all others */
+	unsigned nrebuilt;
 };
 
 /* Skip rec for the reason fmt says: 0, or under strict -1 (r's err set). */
@@ -249,6 +262,13 @@ int tr_skip(struct tr_reader *r, const struct tr_rec *rec,
 int tr_lose(struct tr_reader *r, const struct tr_rec *rec,
     struct tr_skips *sk, const char *cause, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/*
+ * 1 if rec is a record of a format's structure (trac-header,
+ * dial9-schema, wtf-define...), counted in sk as rebuilt; else 0.  An
+ * encoder asks it for a kind not of its own format, before tr_skip.
+ */
+int tr_rebuilt(struct tr_skips *sk, const struct tr_rec *rec);
 
 /* Report an error about a record or a field of it (f may be NULL). */
 int tr_fail(struct tr_reader *r, const struct tr_rec *rec,

@@ -193,6 +193,10 @@ fail(struct parser *ps, const char *what)
 		return tp_fail(ps->err, TP_EXIT_FAIL, "%s: bad escape in a "
 		    "string (\\\\ \\\" \\n \\r \\t \\xHH)", where);
 	}
+	/* A regular expression's fault is regerror's text, not a token. */
+	if (ps->tok == T_STR && strncmp(what, "regcomp: ", 9) == 0)
+		return tp_fail(ps->err, TP_EXIT_FAIL, "%s: bad regular "
+		    "expression %.*s: %s", where, n, ps->at, what + 9);
 	return tp_fail(ps->err, TP_EXIT_FAIL, "%s: %s, not \"%.*s\"", where,
 	    what, n, ps->at);
 }
@@ -411,9 +415,8 @@ leaf(struct parser *ps)
 			}
 			if ((rc = regcomp(&nd->re, s, REG_EXTENDED |
 			    REG_NOSUB)) != 0) {
-				char msg[128] = "bad regular expression: ";
-				size_t k = strlen(msg);
-				regerror(rc, &nd->re, msg + k, sizeof msg - k);
+				char msg[128] = "regcomp: ";
+				regerror(rc, &nd->re, msg + 9, sizeof msg - 9);
 				nd->op = X_STR;	/* nothing to regfree */
 				return fail(ps, msg);
 			}

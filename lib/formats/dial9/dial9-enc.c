@@ -1854,6 +1854,7 @@ foreign_structure(struct enc *e, const struct tr_rec *rec, int *rc)
 	}
 	in->dialect = wtf ? D_WTF : D_OTHER;
 	in->seen |= 1u << in->dialect;
+	tr_rebuilt(&e->st->skipped, rec);
 	*rc = 0;
 	return 1;
 }
@@ -1903,7 +1904,8 @@ dial9_encode(struct tr_reader *r, struct tp_out *out,
 			rc = enc_reset(&e, rec);
 		else if (tr_is(rec, "dial9-annotations"))
 			rc = enc_annot(&e, rec);
-		else if (foreign_structure(&e, rec, &rc))
+		else if (foreign_structure(&e, rec, &rc) ||
+		    tr_rebuilt(&st->skipped, rec))
 			;
 		else
 			rc = tr_skip(r, rec, &st->skipped, "record kind "

@@ -742,6 +742,8 @@ enc_header(struct enc *x, const struct tr_rec *rec)
 static int
 enc_skip(struct enc *x, const struct tr_rec *rec)
 {
+	if (tr_rebuilt(&x->st->skipped, rec))
+		return 0;
 	return tr_skip(x->r, rec, &x->st->skipped, "record kind \"%.*s\"",
 	    (int)(rec->kindlen > 40 ? 40 : rec->kindlen), rec->kind);
 }

@@ -1173,7 +1173,7 @@ encode_records(struct enc *e)
 			rc = access_record(e, 1);
 		else if (rec->kindlen == 9 && memcmp(k, "trac-user", 9) == 0)
 			rc = user_record(e);
-		else
+		else if (!tr_rebuilt(&e->st->skipped, rec))
 			rc = skip(e, "record kind \"%.*s\"", k, rec->kindlen);
 		if (rc < 0)
 			return -1;

@@ -1428,7 +1428,8 @@ encode_record(struct enc *e)
 	if (e->step_pending && flush_step(e) < 0)
 		return -1;
 	if (e->rec->kindlen < 5 || memcmp(e->rec->kind, "ucir-", 5) != 0)
-		return enc_skip(e, "a record of another format");
+		return tr_rebuilt(&e->st->skipped, e->rec) ? 1 :
+		    enc_skip(e, "a record of another format");
 	if (IS("ucir-frame"))
 		return check_fields(e, known_frame, NULL, NULL) < 0 ? -1 :
 		    frame_record(e);

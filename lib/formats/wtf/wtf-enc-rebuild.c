@@ -840,15 +840,6 @@ write_event(struct rb *b, const struct tr_rec *rec)
 	return wtf_rec_emit(e);
 }
 
-/* Is this kind another format's structure, rebuilt by the target? */
-static int
-structure_kind(const struct tr_rec *rec)
-{
-	return memchr(rec->kind, '-', rec->kindlen) != NULL &&
-	    !(rec->kindlen > 12 && memcmp(rec->kind + rec->kindlen - 12,
-	    "-annotations", 12) == 0);
-}
-
 /* ---------------------------------------------------------- the driver */
 
 static int
@@ -890,7 +881,7 @@ pass_two(struct rb *b, struct tr_rec *rec)
 		return tr_lose(e->r, rec, &e->st->skipped, LOST_FUSED,
 		    "a second wtf-header");
 	}
-	if (structure_kind(rec))
+	if (tr_rebuilt(&e->st->skipped, rec))
 		return 0;
 	return tr_skip(e->r, rec, &e->st->skipped, "record kind \"%.*s\"",
 	    (int)rec->kindlen, rec->kind);
@@ -1072,6 +1063,8 @@ wtf_encode(struct tr_reader *r, struct tp_out *out,
 			rc = wtf_do_part(e, rec);
 		else if (tr_is(rec, "wtf-header"))
 			rc = wtf_do_header(e, rec);
+		else if (tr_rebuilt(&st->skipped, rec))
+			rc = 0;
 		else
 			rc = tr_skip(r, rec, &st->skipped, "record kind "
 			    "\"%.*s\"", (int)rec->kindlen, rec->kind);
