@@ -45,7 +45,7 @@ static const struct tp_option options[] = {
 	TP_OPTION_FLAG("no-header", 0, struct tc_cut, no_header,
 	    "no header row"),
 	TP_OPTION_SET("time", 't', "MODE", set_time,
-	    "ts as ns (as written), seconds, rel (since the first record),\n"
+	    "ts as ns (as written), seconds, rel (since the first record), "
 	    "delta (since the previous one) or date (UTC, ISO 8601)"),
 	TP_OPTION_FLAG("shared", 's', struct tc_cut, shared_only,
 	    "rows only for records of the shared kinds (no headers, "
