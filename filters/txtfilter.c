@@ -116,7 +116,9 @@ static const struct tp_option options[] = {
 	    "  fork,join,begin,end,branch,event (also --kind)"),
 	TP_OPTION_SET("kind", 0, "KINDS", set_type, NULL),
 	TP_OPTION_SET("ts", 'T', "RANGE", set_ts,
-	    "time in nanoseconds: A-B (inclusive), A-, -B, A+N"),
+	    "times: A-B (inclusive), A-, -B, A+LEN; nanoseconds,\n"
+	    "  seconds with a fraction or a unit (1.5s 20ms 3us),\n"
+	    "  or a UTC date (2026-03-18T12:00:00.5Z)"),
 	TP_OPTION_FLAG("invert", 'v', struct cmdline, f.invert,
 	    "write the records that do not match instead (also -N)"),
 	TP_OPTION_FLAG("invert-match", 'N', struct cmdline, f.invert, NULL),

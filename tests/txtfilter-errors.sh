@@ -33,7 +33,7 @@ usage --tid 0x
 usage --addr 0x10+0
 usage --addr 0xg
 usage --addr 0x20-0x10
-usage --ts 1.5
+usage --ts 1.5h	# 1.5 alone is seconds (timefmt.h); h is no unit
 usage --ts -1-
 usage --type foo
 usage --type insn,

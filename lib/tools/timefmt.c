@@ -254,6 +254,16 @@ parse_number(const char *opt, const char *s, size_t n, uint64_t *ns,
 	unsigned shift = 0, i;
 	size_t k;
 
+	/* Nanoseconds in hex, as the tools' lists take every number. */
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (p = s + 2; p < end && tp_hexval(*p) >= 0; p++)
+			;
+		if (tp_parse_u64(s, (size_t)(p - s), ns) < 0)
+			return bad_time(opt, s, n, p == s + 2 ? NOT_A_TIME :
+			    "is too big a time (64 bits of nanoseconds)", err);
+		*used = (size_t)(p - s);
+		return 0;
+	}
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		if (whole > (UINT64_MAX - 9) / 10)
 			return bad_time(opt, s, n, "is too big a time", err);
