@@ -96,6 +96,16 @@ set_quiet(void *cl, const char *arg, struct tp_err *err)
 	return 0;
 }
 
+static int
+set_no_messages(void *cl, const char *arg, struct tp_err *err)
+{
+	(void)cl;
+	(void)arg;
+	(void)err;
+	tp_verbosity = 0;
+	return 0;
+}
+
 /* grep's letters: -v inverts, -h is no file name (--verbose, --help). */
 static const struct tp_option options[] = {
 	TP_OPTION_SET("expr", 'e', "EXPR", set_expr,
@@ -137,6 +147,8 @@ static const struct tp_option options[] = {
 	    "write nothing, no warnings either; exit 0 at the first "
 	    "selected record (also --silent)"),
 	TP_OPTION_SET("silent", 0, NULL, set_quiet, NULL),
+	TP_OPTION_SET("no-messages", 's', NULL, set_no_messages,
+	    "no warnings (what -q is to the other programs)"),
 	{ NULL }
 };
 
@@ -210,7 +222,7 @@ main(int argc, char **argv)
 {
 	struct cmdline cl = { .names = -1 };
 	const struct tp_optset sets[] = { { options, &cl, NULL } };
-	struct tp_program p = { .usage = "[-cHhlqv] [-e EXPR]... [-t LIST] "
+	struct tp_program p = { .usage = "[-cHhlqsv] [-e EXPR]... [-t LIST] "
 	    "[-a RANGES] [-k KINDS] [-T RANGE] [-m N] [-o FILE] [FILE]...",
 	    .about = about, .exit0 = "if a record was selected",
 	    .exit1 = "if none", .sets = sets, .nsets = 1 };

@@ -313,8 +313,9 @@ parse_number(const char *opt, const char *s, size_t n, uint64_t *ns,
 	return 0;
 }
 
-int
-tp_time_parse(const char *opt, const char *s, size_t n, uint64_t *ns,
+/* One time at the start of s[0..n); *used: the bytes it takes. */
+static int
+time_parse(const char *opt, const char *s, size_t n, uint64_t *ns,
     size_t *used, struct tp_err *err)
 {
 	if (is_date(s, n))
@@ -332,7 +333,7 @@ whole_time(const char *opt, const char *s, size_t n, uint64_t *ns,
 	if (n == 0)
 		return bad_time(opt, s, n, NOT_A_TIME, err);
 	if ((length ? parse_number(opt, s, n, ns, &used, err) :
-	    tp_time_parse(opt, s, n, ns, &used, err)) < 0)
+	    time_parse(opt, s, n, ns, &used, err)) < 0)
 		return -1;
 	if (used != n)
 		return bad_time(opt, s, n, length ? "is not a length (a number "
@@ -355,7 +356,7 @@ tp_time_range(const char *opt, const char *s, size_t n, uint64_t *lo,
 	if (s[0] == '-')
 		return n == 1 ? bad_time(opt, s, n, "is not a range", err) :
 		    whole_time(opt, s + 1, n - 1, hi, 0, err);
-	if (tp_time_parse(opt, s, n, lo, &used, err) < 0)
+	if (time_parse(opt, s, n, lo, &used, err) < 0)
 		return -1;
 	if (used == n) {
 		*hi = *lo;

@@ -14,7 +14,7 @@
  * resolution (a WTF time is whole microseconds after a timebase that
  * need not be, so its last three digits are not zeros), and computed in
  * integers: no value is rounded.  The same spellings are read back as
- * times and lengths (tp_time_parse, tp_time_range), for the tools'
+ * times and lengths (tp_time_range), for the tools'
  * options that take times.
  */
 #ifndef TP_TIMEFMT_H
@@ -50,22 +50,14 @@ char *tp_fmt_seconds_signed(char *p, int64_t ns);
 char *tp_fmt_date(char *p, uint64_t ns);
 
 /*
- * One point in time, at the start of s[0..n), in one of the spellings
- * shown: an integer is nanoseconds ("1773850000000000012"), a number
- * with a fraction is seconds ("1773850000.25"), a unit after a number
- * says it ("1773850000s", "1500ms", "20us", "7ns"), and a date is
- * YYYY-MM-DDTHH:MM:SS[.F...] in UTC, with or without its Z.  *used gets
- * the bytes read (the rest is the caller's: a range's '-').  0, or -1
- * with err naming what (opt names the option in the message).
- */
-int tp_time_parse(const char *opt, const char *s, size_t n, uint64_t *ns,
-    size_t *used, struct tp_err *err);
-
-/*
  * One element of a list of times, inclusive at both ends as txtfilter's
- * ranges are: T, A-B, A-, -B, A+LEN (LEN a length: "1.5s", "20ms",
- * "100" nanoseconds; A+LEN holds A up to A+LEN-1 ns), each time in a
- * spelling of tp_time_parse.  0, or -1 with err filled.
+ * ranges are: T, A-B, A-, -B, A+LEN.  A time is an integer of
+ * nanoseconds ("1773850000000000012", or 0x hex), a number with a
+ * fraction of seconds ("1773850000.25"), a number with a unit
+ * ("1773850000s", "1500ms", "20us", "7ns"), or a date
+ * YYYY-MM-DDTHH:MM:SS[.F...] in UTC, with or without its Z; LEN a number
+ * of nanoseconds or with a unit ("1.5s"; A+LEN holds A up to A+LEN-1
+ * ns).  0, or -1 with err naming what (opt names the option).
  */
 int tp_time_range(const char *opt, const char *s, size_t n, uint64_t *lo,
     uint64_t *hi, struct tp_err *err);
