@@ -25,6 +25,7 @@ static const char about[] =
 struct cmdline {
 	struct tf_filter f;
 	int count, list;
+	int quiet;		/* -q: grep's, nothing written */
 	int names;		/* -H 1, -h 0, -1: by the number of files */
 	struct tp_out *out;	/* while the inputs are read */
 	struct tf_stats st;	/* of the last input */
@@ -84,6 +85,27 @@ set_no_filename(void *cl, const char *arg, struct tp_err *err)
 	return 0;
 }
 
+/* grep's -q: no output at all, and no warnings (the shared -q's). */
+static int
+set_quiet(void *cl, const char *arg, struct tp_err *err)
+{
+	(void)arg;
+	(void)err;
+	((struct cmdline *)cl)->quiet = 1;
+	tp_verbosity = 0;
+	return 0;
+}
+
+static int
+set_no_messages(void *cl, const char *arg, struct tp_err *err)
+{
+	(void)cl;
+	(void)arg;
+	(void)err;
+	tp_verbosity = 0;
+	return 0;
+}
+
 /* grep's letters: -v inverts, -h is no file name (--verbose, --help). */
 static const struct tp_option options[] = {
 	TP_OPTION_SET("expr", 'e', "EXPR", set_expr,
@@ -104,7 +126,9 @@ static const struct tp_option options[] = {
 	    "  fork,join,begin,end,branch,event (also --kind)"),
 	TP_OPTION_SET("kind", 0, "KINDS", set_type, NULL),
 	TP_OPTION_SET("ts", 'T', "RANGE", set_ts,
-	    "time in nanoseconds: A-B (inclusive), A-, -B, A+N"),
+	    "times: A-B (inclusive), A-, -B, A+LEN; nanoseconds,\n"
+	    "  seconds with a fraction or a unit (1.5s 20ms 3us),\n"
+	    "  or a UTC date (2026-03-18T12:00:00.5Z)"),
 	TP_OPTION_FLAG("invert", 'v', struct cmdline, f.invert,
 	    "write the records that do not match instead (also -N)"),
 	TP_OPTION_FLAG("invert-match", 'N', struct cmdline, f.invert, NULL),
@@ -119,6 +143,12 @@ static const struct tp_option options[] = {
 	    "files)"),
 	TP_OPTION_SET("no-filename", 'h', NULL, set_no_filename,
 	    "never start lines with a file name"),
+	TP_OPTION_SET("quiet", 'q', NULL, set_quiet,
+	    "write nothing, no warnings either; exit 0 at the first "
+	    "selected record (also --silent)"),
+	TP_OPTION_SET("silent", 0, NULL, set_quiet, NULL),
+	TP_OPTION_SET("no-messages", 's', NULL, set_no_messages,
+	    "no warnings (what -q is to the other programs)"),
 	{ NULL }
 };
 
@@ -152,7 +182,8 @@ filter_one(struct tp_in *in, struct tp_out *out, void *ctx,
 	cl->f.label = cl->names && !cl->count && !cl->list ? cl->name : NULL;
 	cl->out = out;
 	tr_init(&r, in);
-	return tf_run(&cl->f, &r, cl->count || cl->list ? NULL : out, &cl->st);
+	return tf_run(&cl->f, &r, cl->count || cl->list || cl->quiet ? NULL :
+	    out, &cl->st);
 }
 
 /* What is said of an input that was read to its end. */
@@ -164,7 +195,8 @@ filtered(void *ctx, int failed)
 
 	if (failed)
 		return;
-	if (cl->list) {
+	if (cl->quiet) {
+	} else if (cl->list) {
 		if (st->selected > 0) {
 			tp_out_puts(cl->out, cl->name);
 			tp_out_putc(cl->out, '\n');
@@ -190,7 +222,7 @@ main(int argc, char **argv)
 {
 	struct cmdline cl = { .names = -1 };
 	const struct tp_optset sets[] = { { options, &cl, NULL } };
-	struct tp_program p = { .usage = "[-cHhlv] [-e EXPR]... [-t LIST] "
+	struct tp_program p = { .usage = "[-cHhlqsv] [-e EXPR]... [-t LIST] "
 	    "[-a RANGES] [-k KINDS] [-T RANGE] [-m N] [-o FILE] [FILE]...",
 	    .about = about, .exit0 = "if a record was selected",
 	    .exit1 = "if none", .sets = sets, .nsets = 1 };
@@ -201,15 +233,33 @@ main(int argc, char **argv)
 
 	tf_init(&cl.f);
 	first = tp_parse(&p, argc, argv);
-	/* -l needs only the first selected record of each file. */
-	if (cl.list)
+	/* -l and -q need only the first selected record of each file. */
+	if (cl.list || cl.quiet)
 		cl.f.max = cl.f.max < 1 ? cl.f.max : 1;
+	if (cl.quiet && p.output != NULL)
+		tp_usage_error(&p, "-q writes nothing: -o has no use with it");
 	nfiles = argc - first;
 	if (cl.names < 0)
 		cl.names = nfiles > 1;
 	each.output = p.output;
 	/* As grep: an input that cannot be read makes it an error (2). */
-	status = tp_run_each(&each, nfiles, argv + first);
+	if (!cl.quiet) {
+		status = tp_run_each(&each, nfiles, argv + first);
+	} else {
+		/*
+		 * As grep -q: the first selected record ends the run, and the
+		 * inputs after it are not even opened; it is a success even
+		 * when an input before it could not be read.
+		 */
+		int i, s;
+		status = tp_run_each(&each, nfiles > 0, argv + first);
+		for (i = 1; i < nfiles && !cl.selected; i++)
+			if ((s = tp_run_each(&each, 1, argv + first + i)) >
+			    status)
+				status = s;
+		if (cl.selected)
+			status = TP_EXIT_OK;
+	}
 	tf_free(&cl.f);
 	if (status != TP_EXIT_OK)
 		return TP_EXIT_FAIL;

@@ -166,6 +166,18 @@ put_option(const struct cmdline *cl, const struct tp_option *o, int col)
 	putchar('\n');
 }
 
+/* Is a shared option's name a program option's (txtfilter's --quiet)? */
+static int
+shadowed(const struct cmdline *cl, const struct tp_option *o)
+{
+	int k;
+
+	for (k = 0; k < cl->common_base; k++)
+		if (strcmp(cl->names[k]->name, o->name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The usage line, the program's paragraph, its options with the shared
  * ones after those of no title, the exit statuses.
@@ -192,7 +204,8 @@ print_help(const struct cmdline *cl)
 			for (o = p->sets[i].options; o && o->name; o++)
 				put_option(cl, o, col);
 	for (o = common; o->name != NULL; o++)
-		put_option(cl, o, col);
+		if (!shadowed(cl, o))
+			put_option(cl, o, col);
 	for (i = 0; i < p->nsets; i++)
 		if (p->sets[i].title != NULL) {
 			printf("\n%s\n", p->sets[i].title);
@@ -249,7 +262,11 @@ apply(const struct cmdline *cl, int k, struct tp_program *p)
 	size_t i;
 
 	if (k >= cl->common_base) {
-		apply_common(cl, k - cl->common_base, p);
+		/* By name: a program's option may have taken one (--quiet). */
+		int c = 0;
+		while (strcmp(common[c].name, name) != 0)
+			c++;
+		apply_common(cl, c, p);
 		return;
 	}
 	tp_err_clear(&err);

@@ -37,26 +37,38 @@ txt2json trac.txt > trac.json && txt2json trac.bigtxt > trac.bigjson || exit 99
 cat >> programs <<EOF2
 txtfilter trac.txt 0 -
 txtstat trac.txt 0 -
+txtcut trac.txt 0 -
 any2txt trac.in 0 1
 txtmerge trac.txt 0 -
 txt2json trac.txt 0 1
 json2txt trac.json 0 1
 txt2chrome trac.txt 0 0
 EOF2
+# A program's own arguments for reading its input (txtcut needs -f).
+args_of() {
+	case $1 in
+	txtcut) echo "-f kind,tid" ;;
+	esac
+}
 while read -r prog input bin multi; do
+	args=$(args_of "$prog")
 	out=$($prog --help); rc=$?
 	like "$rc:$out" "0:Usage: $prog *" "$prog --help"
 	like "$($prog --version)" "$prog (tracepipe) *" "$prog --version"
 	err=$($prog --no-such-option 2>&1 >/dev/null); rc=$?
 	is "$rc:$(echo "$err" | head -n 1)" "2:$prog: unrecognized option '--no-such-option'" \
 	    "$prog: unknown option is a usage error"
-	$prog "$input" > file.out 2>/dev/null; rc1=$?
-	$prog < "$input" > stdin.out 2>/dev/null; rc2=$?
-	$prog - < "$input" > dash.out 2>/dev/null; rc3=$?
+	# shellcheck disable=SC2086
+	$prog $args "$input" > file.out 2>/dev/null; rc1=$?
+	# shellcheck disable=SC2086
+	$prog $args < "$input" > stdin.out 2>/dev/null; rc2=$?
+	# shellcheck disable=SC2086
+	$prog $args - < "$input" > dash.out 2>/dev/null; rc3=$?
 	ok $(( rc1 + rc2 + rc3 > 1 )) "$prog: runs on its input ($rc1 $rc2 $rc3)"
 	same_file file.out stdin.out "$prog: a file operand and stdin give the same output"
 	same_file file.out dash.out "$prog: - is stdin"
-	$prog -o named.out "$input" 2>/dev/null
+	# shellcheck disable=SC2086
+	$prog $args -o named.out "$input" 2>/dev/null
 	same_file file.out named.out "$prog -o FILE"
 	if [ "$multi" = 1 ]; then
 		# Decoders read several files in turn, as cat does (txtfilter
@@ -74,7 +86,7 @@ while read -r prog input bin multi; do
 	case $prog in
 	txtfilter) sel="--tid 1" ;;
 	txtmerge) sel="--renumber-tids" ;;
-	*) sel= ;;
+	*) sel=$args ;;
 	esac
 	# shellcheck disable=SC2086
 	$prog $sel -o never.out bad.in 2>/dev/null
@@ -115,6 +127,7 @@ done < table > programs
 cat >> programs <<EOF2
 txtfilter trac.bigtxt
 txtstat trac.bigtxt
+txtcut trac.bigtxt
 any2txt rapidbin.big
 txtmerge trac.bigtxt
 txt2json trac.bigtxt
@@ -122,11 +135,14 @@ json2txt trac.bigjson
 txt2chrome trac.bigtxt
 EOF2
 while read -r prog input; do
-	{ $prog "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
+	args=$(args_of "$prog")
+	# shellcheck disable=SC2086
+	{ $prog $args "$input" 2> pipe.err; echo $? > pipe.rc; } | head -c 10 > /dev/null
 	case "$(cat pipe.rc):$(cat pipe.err)" in 0: | 141:) ok 0 "$prog: a closed pipe ends it quietly" ;;
 	*) ok 1 "$prog: a closed pipe ends it quietly"; sed 's/^/#   /' pipe.rc pipe.err ;;
 	esac
-	err=$($prog "$input" 2>&1 > /dev/full); rc=$?
+	# shellcheck disable=SC2086
+	err=$($prog $args "$input" 2>&1 > /dev/full); rc=$?
 	like "$rc:$err" "2:$prog: <stdout>: write error: No space left on device" \
 	    "$prog: a full disk is an error (status 2)"
 done < programs

@@ -7,7 +7,7 @@
 . "$srcdir/tests/tap.sh"
 gen-trac --arch x64 --blocks 30 --seed 9 > t.trace64 || exit 99
 trac2txt t.trace64 > t.txt || exit 99
-txtfilter -q --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
+txtfilter -s --type read,write t.txt | txt2rapidbin -q > t.data || exit 99
 rapidbin2txt t.data > r.txt && txt2std r.txt > t.std || exit 99
 printf 'read tid=zz\ngarbage \001 "\n' > bad.in
 
@@ -144,7 +144,7 @@ if command -v perl > /dev/null; then
 	for sn in INT:2 TERM:15 HUP:1; do
 		sig=${sn%:*} num=${sn#*:}
 		rm -f s.out s.json s.bin
-		fifo_run txtfilter -q -o s.out
+		fifo_run txtfilter -s -o s.out
 		kill -s $sig $pid
 		wait $pid; rc=$?
 		exec 3>&-
@@ -163,7 +163,7 @@ if command -v perl > /dev/null; then
 	for sig in QUIT ALRM USR1 USR2 PROF VTALRM XCPU IO; do
 		num=$(signum "$sig") || continue
 		rm -f s.out
-		fifo_run txtfilter -q -o s.out
+		fifo_run txtfilter -s -o s.out
 		kill -s "$sig" $pid
 		wait $pid; rc=$?
 		exec 3>&-
@@ -172,7 +172,7 @@ if command -v perl > /dev/null; then
 	done
 	# A rename that fails (a directory took the name meanwhile).
 	rm -rf s.out
-	fifo_run txtfilter -q -o s.out
+	fifo_run txtfilter -s -o s.out
 	mkdir s.out
 	exec 3>&-
 	wait $pid; rc=$?
@@ -197,7 +197,7 @@ is "$(leftovers p.json):$(cat pipe.err)" ":" \
 
 # A file that outgrows ulimit -f: SIGXFSZ removes the temporary file.
 rm -f x.out
-(ulimit -f 64; exec txtfilter -q -o x.out big.txt) 2> /dev/null; rc=$?
+(ulimit -f 64; exec txtfilter -s -o x.out big.txt) 2> /dev/null; rc=$?
 is "$rc:$(leftovers x.out)" "$((128 + $(signum XFSZ))):" \
     "txtfilter -o past ulimit -f: killed by SIGXFSZ, no file left"
 

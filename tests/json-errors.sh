@@ -20,7 +20,7 @@ nl='
 '
 J='{"kind":"ok"}'"$nl"
 bad json2txt "$J"'{"kind":"a",}' "json2txt: <stdin>:2:13: invalid JSON: *" "trailing comma"
-bad json2txt "$J"'[1]' "json2txt: <stdin>:2:1: expected '{'*" "a list is no record"
+bad json2txt "$J"'[1]' "json2txt: <stdin>:2:2: expected '{'*" "a list of no records (an array is read as records: its element is at fault)"
 bad json2txt "$J"'  {"x":1}' "json2txt: <stdin>:2:3: object without \"kind\"" "no kind"
 bad json2txt "$J"'{"kind":"a b"}' "json2txt: <stdin>:2:1: \"kind\" is not a record kind*" "bad kind"
 bad json2txt "$J"'{"kind":3}' "json2txt: <stdin>:2:1: \"kind\" is not a record kind*" "kind not a string"

@@ -142,7 +142,7 @@ grep "tid=$tid " rw.txt > rw1.txt
 rapidbin2txt g.bin | tail -n +2 > d1.txt
 is "$(awk -v META=g.json -v DEC=d1.txt -f check.awk g.json d1.txt rw1.txt | tail -1)" 0 \
     "grep-selected thread: every event maps back to its x64dbg tid, (addr, size) and pc"
-trac2txt < a.trace64 | txtfilter -q --tid "$tid" | txt2rapidbin -q --meta f.json > f.bin
+trac2txt < a.trace64 | txtfilter -s --tid "$tid" | txt2rapidbin -q --meta f.json > f.bin
 ok $? "trac2txt < a.trac | txtfilter --tid $tid | txt2rapidbin"
 cmp -s f.bin g.bin && cmp -s f.json g.json
 ok $? "txtfilter and grep select the same: same RapidBin bytes and metadata"

@@ -33,7 +33,7 @@ usage --tid 0x
 usage --addr 0x10+0
 usage --addr 0xg
 usage --addr 0x20-0x10
-usage --ts 1.5
+usage --ts 1.5h	# 1.5 alone is seconds (timefmt.h); h is no unit
 usage --ts -1-
 usage --type foo
 usage --type insn,
@@ -101,8 +101,8 @@ txtfilter --tid 1 typo.txt > out.txt 2> err.txt
 is "$? $(cat err.txt)" "0 txtfilter: typo.txt:1: kind \"acquir\" is not \"acquire\": passed on as a structure record (2 such lines)" \
     "a misspelled shared kind: one warning with the first line and the count"
 is "$(wc -l < out.txt | tr -d ' ')" 3 "misspelled kinds pass, as structure records do"
-txtfilter -q --tid 1 typo.txt > /dev/null 2> err.txt
-is "$(cat err.txt)" "" "-q: no warning"
+txtfilter -s --tid 1 typo.txt > /dev/null 2> err.txt
+is "$(cat err.txt)" "" "-s: no warning (-q is grep's quiet)"
 printf 'trac-header arch=x64\nrapidbin-end events=3\nstd-header operands=bare\n' | txtfilter --tid 1 2> err.txt | wc -l > n.txt
 is "$(cat n.txt | tr -d ' ') $(cat err.txt)" "3 " "structure kinds pass without a word"
 

@@ -10,9 +10,11 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/digits.h"
 #include "tools/expr.h"
 #include "tools/filter.h"
 #include "tools/ranges.h"
+#include "tools/timefmt.h"
 
 #define SHARED_KINDS "insn, read, write, acquire, release, request, fork, " \
 	"join, begin, end, branch, event"
@@ -66,10 +68,33 @@ tf_add_addr(struct tf_filter *f, const char *arg, struct tp_err *err)
 	return tf_set_parse(&f->addr, "--addr", arg, err);
 }
 
+/*
+ * Each element in a spelling of timefmt.h (a date holds '-', so the
+ * element is read there), added as the nanosecond range it spells.
+ */
 int
 tf_add_ts(struct tf_filter *f, const char *arg, struct tp_err *err)
 {
-	return tf_set_parse(&f->ts, "--ts", arg, err);
+	const char *p = arg, *e;
+	char buf[48], *q;
+	uint64_t lo, hi;
+
+	if (*arg == '\0')
+		return tp_fail(err, TP_EXIT_FAIL, "--ts: empty list");
+	for (;; p = e + 1) {
+		if ((e = strchr(p, ',')) == NULL)
+			e = p + strlen(p);
+		if (tp_time_range("--ts", p, (size_t)(e - p), &lo, &hi,
+		    err) < 0)
+			return -1;
+		q = tp_fmt_u64(buf, lo);
+		*q++ = '-';
+		*tp_fmt_u64(q, hi) = '\0';
+		if (tf_set_parse(&f->ts, "--ts", buf, err) < 0)
+			return -1;
+		if (*e == '\0')
+			return 0;
+	}
 }
 
 int

@@ -55,7 +55,8 @@ void tf_free(struct tf_filter *f);
  * it.  Each returns 0, or -1 with err->msg naming the bad element.
  *   tid:  "42,43,1-9,100-"	decimal or 0x hex, ranges inclusive
  *   addr: "0x401000-0x401fff,0x7ff0000000,0x1000+0x100"
- *   ts:   "A-B", "A-", "-B", "A+N", "T" (nanoseconds)
+ *   ts:   "A-B", "A-", "-B", "A+N", "T": nanoseconds, or any time
+ *         spelling of timefmt.h (1773850000.5, 20ms, a UTC date)
  *   type: "insn,write" (shared kinds only)
  */
 int tf_add_tid(struct tf_filter *f, const char *arg, struct tp_err *err);

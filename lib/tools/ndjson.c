@@ -714,7 +714,11 @@ put_number(struct tp_out *o, const struct jsrc *js, const char *v,
 		    u > (uint64_t)INT64_MAX + neg)
 			return jinvalid(js, v, neg ?
 			    "too big negative integer" : "too big integer");
-		tv_i64(o, neg ? (int64_t)(0 - u) : (int64_t)u);
+		/* jq 1.6 writes -0.0 as -0: its sign is kept for the reader. */
+		if (neg && u == 0)
+			tp_out_write(o, "-0", 2);
+		else
+			tv_i64(o, neg ? (int64_t)(0 - u) : (int64_t)u);
 		return 0;
 	}
 	/* JSON's numbers have no length limit; tp_parse_f64's stops at 63. */
@@ -962,6 +966,50 @@ grow_append(char **buf, size_t *len, size_t *cap, const char *p, size_t n,
 	return 0;
 }
 
+/*
+ * A byte c outside objects, at column pos of line lineno: the array's
+ * brackets and commas are taken (1), an object may start (0), anything
+ * else is an error (-1).
+ */
+static int
+array_step(int *arr, char c, uint64_t lineno, size_t pos, uint64_t *arr_line,
+    uint64_t *arr_col, struct tp_err *err)
+{
+	const char *why;
+
+	if (c == '{' && *arr != 2)
+		return 0;
+	if (c == '[' && *arr == 0) {
+		*arr = 1;
+		*arr_line = lineno;
+		*arr_col = pos + 1;
+		return 1;
+	}
+	if (c == ']' && (*arr == 1 || *arr == 2)) {
+		*arr = 0;
+		return 1;
+	}
+	if (c == ',' && *arr == 2) {
+		*arr = 3;
+		return 1;
+	}
+	if (*arr == 0)
+		why = "expected '{' or '[': each record is a JSON object, "
+		    "alone or in an array";
+	else if (c == '[')
+		why = "an array in the array: each element is a record, a "
+		    "JSON object";
+	else if (*arr == 2)
+		why = "expected ',' or ']' after an element of the array";
+	else
+		why = "expected '{': each element of the array is a record, "
+		    "a JSON object";
+	err->line = lineno;
+	err->col = pos + 1;
+	err->offset = TP_NONE;
+	return tp_fail(err, TP_EXIT_DATA, "%s", why);
+}
+
 int
 nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
     struct tp_err *err)
@@ -971,8 +1019,14 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 	const char *end;
 	char *line, *acc = NULL;
 	size_t len, acclen = 0, acccap = 0;
-	uint64_t lineno = 0;
+	uint64_t lineno = 0, arr_line = 0, arr_col = 0;
 	int depth = 0, instr = 0, esc = 0, rc;
+	/*
+	 * jq -s writes the records as one array: outside objects, a '['
+	 * opens it (arr: 1 before its first element, 2 after an element,
+	 * 3 after a comma), a ']' closes it.
+	 */
+	int arr = 0;
 
 	memset(st, 0, sizeof *st);
 	memset(&js, 0, sizeof js);
@@ -988,16 +1042,18 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 					pos++;
 					continue;
 				}
-				if (c != '{') {
-					err->line = lineno;
-					err->col = pos + 1;
-					rc = tp_fail(err, TP_EXIT_DATA, "expected '{': "
-					    "each record is a JSON object");
-					goto out;
+				if ((rc = array_step(&arr, c, lineno, pos,
+				    &arr_line, &arr_col, err)) != 0) {
+					if (rc < 0)
+						goto out;
+					pos++;
+					continue;
 				}
 				js.line = lineno;
 				js.col = pos + 1;
 				start = pos;
+				if (arr != 0)
+					arr = 2;
 				/* Most objects are one line: checked as found. */
 				memset(&j, 0, sizeof j);
 				if ((end = tp_json_value(&j, line + pos,
@@ -1068,6 +1124,11 @@ nj_to_text(struct tp_in *in, struct tp_out *o, struct nj_stats *st,
 		err->col = js.col;
 		rc = tp_fail(err, TP_EXIT_DATA, "truncated: the input ends "
 		    "inside this JSON object");
+	} else if (rc == 0 && arr != 0) {
+		err->line = arr_line;
+		err->col = arr_col;
+		rc = tp_fail(err, TP_EXIT_DATA, "truncated: the input ends "
+		    "inside this JSON array (no ']')");
 	}
 out:
 	free(acc);
