@@ -367,21 +367,67 @@ stamp_of(struct sp *s, int stacks, const struct pent *e)
 	return &(*g)[i];
 }
 
+static void write_def(struct sp *s, int stacks, uint32_t id,
+    const void *data, size_t len);
+
 static int
 write_entry(struct sp *s, int stacks, const struct pent *e)
 {
-	unsigned char h[13];
 	uint64_t *st = stamp_of(s, stacks, e);
 
 	if (st == NULL)
 		return sp_nomem(s);
+	write_def(s, stacks, e->id, e->data, e->len);
+	*st = s->gen;
+	return 0;
+}
+
+/* Define id as data[0..len) in the piece: one pool frame. */
+static void
+write_def(struct sp *s, int stacks, uint32_t id, const void *data,
+    size_t len)
+{
+	unsigned char h[13];
+
 	h[0] = stacks ? TAG_STACKS : TAG_STRINGS;
 	tp_put_le32(h + 1, 1);
-	tp_put_le32(h + 5, e->id);
-	tp_put_le32(h + 9, stacks ? e->len / 8 : e->len);
+	tp_put_le32(h + 5, id);
+	tp_put_le32(h + 9, (uint32_t)(stacks ? len / 8 : len));
 	put(s, h, sizeof h);
-	put(s, e->data, e->len);
-	*st = s->gen;
+	put(s, data, len);
+}
+
+/*
+ * e holds no content in the input, and no entry holds its content any
+ * more (its holder was defined again since): in the piece, a spare id
+ * holds the content while e is defined, then takes the content of a
+ * holder, which it cannot hold.  So the spare holds nothing and changes
+ * no later choice; its id is one the input does not use now.  0, or -1.
+ */
+static int
+restate_orphan(struct sp *s, int stacks, struct pent *e)
+{
+	struct pool *pool = stacks ? &s->seg.stacks : &s->seg.strings;
+	struct pent *h2 = NULL;
+	uint32_t spare;
+	uint64_t *st;
+	size_t i;
+
+	for (i = 0; i < pool->n && h2 == NULL; i++)
+		if (pool->e[i].holder)
+			h2 = &pool->e[i];
+	for (spare = pool->maxid + 1; pool_get(pool, spare) != NULL; spare++)
+		;
+	if (h2 == NULL)		/* nothing to give it: e holds in the piece */
+		return write_entry(s, stacks, e);
+	if ((st = stamp_of(s, stacks, h2)) == NULL)
+		return sp_nomem(s);
+	if (*st != s->gen && write_entry(s, stacks, h2) < 0)
+		return -1;
+	write_def(s, stacks, spare, e->data, e->len);
+	if (write_entry(s, stacks, e) < 0)
+		return -1;
+	write_def(s, stacks, spare, h2->data, h2->len);
 	return 0;
 }
 
@@ -401,7 +447,9 @@ restate_entry(struct sp *s, int stacks, struct pent *e)
 		struct pent *h = dial9_pool_holder(pool, e->data, e->len,
 		    e->hash, &slot);
 		uint64_t *hs;
-		if (h != NULL && h != e) {
+		if (h == NULL)
+			return restate_orphan(s, stacks, e);
+		if (h != e) {
 			if ((hs = stamp_of(s, stacks, h)) == NULL)
 				return sp_nomem(s);
 			if (*hs != s->gen && write_entry(s, stacks, h) < 0)
