@@ -3,7 +3,7 @@
  *
  * A small cutter driving a format module's split entry (formats/split.h)
  * for tests/split-*.sh, so that they test the modules by themselves:
- * pieces PREFIX000, PREFIX001, ...; -n cuts at the restart point after
+ * pieces PREFIX000000, PREFIX000001, ...; -n cuts at the restart point after
  * each 1/n of the file's bytes.  Faults: the pieces before are kept, one
  * line on stderr with the offset, exit 1.
  */
@@ -52,7 +52,7 @@ restart(struct tp_cutter *c, uint64_t records, uint64_t offset,
 		return 0;
 	if (k->open && tp_out_close(&k->out, 1, err) < 0)
 		return -1;
-	snprintf(path, sizeof path, "%s%03u", k->prefix, k->pieces++);
+	snprintf(path, sizeof path, "%s%06u", k->prefix, k->pieces++);
 	if (tp_out_open(&k->out, path, 1, err) < 0)
 		return -1;
 	k->open = 1;

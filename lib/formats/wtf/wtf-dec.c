@@ -587,6 +587,14 @@ legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
 	return (long)pos;
 }
 
+/* legacy_args_size for the splitter (wtf-split.c), which sizes records too. */
+long
+wtf_legacy_args_size(const struct wtf_def *def, const unsigned char *b,
+    size_t n, const char **why)
+{
+	return legacy_args_size(def, b, n, why);
+}
+
 /*
  * A legacy any argument: as cff_put_any, when its count of UTF-16 units
  * is that of its bytes (else ".chars=" follows the string).  Kept out of
