@@ -588,7 +588,7 @@ legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
 }
 
 /* legacy_args_size for the splitter (wtf-split.c), which sizes records too. */
-long
+__attribute__((cold)) long
 wtf_legacy_args_size(const struct wtf_def *def, const unsigned char *b,
     size_t n, const char **why)
 {

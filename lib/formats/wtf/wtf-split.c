@@ -349,7 +349,7 @@ legacy_split(struct sp *s)
 				break;
 			if (size == -1)
 				return tp_fail_at(s->err, off, s->index, "record",
-				    "%s", why);
+				    "%s", why != NULL ? why : "bad record");
 			if ((size_t)avail < want || want == TP_IN_BLOCK)
 				return tp_fail_at(s->err, off, s->index, "record",
 				    (size_t)avail < want ? "truncated %.*s "
