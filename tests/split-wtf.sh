@@ -136,6 +136,17 @@ EOJ
 	done
 fi
 
+# --piece K writes piece K alone, the same bytes.
+pieces -n 3 g10.wtf-trace
+k=0
+bad=0
+while read -r p; do
+	tracesplit -n 3 --piece $k -o one.piece g10.wtf-trace && cmp -s one.piece "$p" ||
+	    bad=$((bad + 1))
+	k=$((k + 1))
+done < pieces.list
+is "$bad" 0 "--piece K gives piece K of -n 3"
+
 # A cut file: the pieces before the fault are whole traces whose events
 # begin the events before the fault; one line names its offset; exit 1.
 for g in g10 g3; do
