@@ -11,36 +11,10 @@
 . "$srcdir/tests/tap.sh"
 C=$(corpus dial9)
 
-# pieces MODE N FILE: tracesplit cuts the trace into p-NNNN.EXT, listed
-# in order in pieces.list.
-pieces() {
-	rm -f p-* pieces.list
-	tracesplit "$1" "$2" "$3" p 2> split.err
-	rc=$?
-	ls p-* 2>/dev/null | LC_ALL=C sort > pieces.list
-	return $rc
-}
+FMT=dial9
+. "$srcdir/tests/split-property.sh"
 
 events() { grep '^event '; }
-
-# check NAME FILE MODE N: the property, for FILE cut by MODE N.
-check() {
-	pieces "$3" "$4" "$2"
-	ok $? "$1 $3 $4: cut ($(wc -l < pieces.list | tr -d ' ') pieces)"
-	dial92txt "$2" | events > whole.ev
-	: > cat.ev
-	bad=0
-	rt=0
-	while read -r p; do
-		dial92txt "$p" > piece.txt || bad=$((bad + 1))
-		events < piece.txt >> cat.ev
-		txt2dial9 piece.txt | cmp -s - "$p" || rt=$((rt + 1))
-	done < pieces.list
-	is "$bad" 0 "$1 $3 $4: every piece decodes"
-	[ -s whole.ev ] && cmp -s whole.ev cat.ev
-	ok $? "$1 $3 $4: the pieces' events are the whole's ($(wc -l < whole.ev | tr -d ' '))"
-	is "$rt" 0 "$1 $3 $4: every piece round-trips byte for byte"
-}
 
 # The restated frames: every piece is a header first, and a piece cut in
 # mid-segment starts its segment again with what its first event needs.
@@ -112,34 +86,12 @@ else
 	    "decode.js reads the pieces"
 fi
 
-# --piece K writes piece K alone, the same bytes.
-pieces -n 3 gen.trc
-k=0
-bad=0
-while read -r p; do
-	tracesplit -n 3 --piece $k -o one.piece gen.trc && cmp -s one.piece "$p" ||
-	    bad=$((bad + 1))
-	k=$((k + 1))
-done < pieces.list
-is "$bad" 0 "--piece K gives piece K of -n 3"
+one_piece gen.trc
 
 # A cut file: the pieces before the fault are whole traces whose events
 # begin the events before the fault; one line names its offset; exit 1.
 gen-dial9 --events 20000 --seed 9 > full.trc
 head -c 150001 full.trc > cut.trc
-pieces -b 30000 cut.trc
-is "$?" 1 "a cut trace: exit status 1"
-dial92txt cut.trc > cut.txt 2> cut.err
-off=$(sed -n 's/.*offset \(0x[0-9a-f]*\),.*/\1/p' cut.err)
-is "$(wc -l < split.err | tr -d ' ')" 1 "one line of diagnostic"
-is "$(sed 's/^tracesplit: //' split.err)" "$(sed 's/^dial92txt: //' cut.err)" \
-    "it names the fault's byte offset and frame, as dial92txt does ($off)"
-[ "$(wc -l < pieces.list)" -ge 4 ]
-ok $? "the pieces before the fault are written ($(wc -l < pieces.list | tr -d ' '))"
-events < cut.txt > cut.ev
-: > cat.ev
-while read -r p; do dial92txt "$p" | events >> cat.ev; done < pieces.list
-[ -s cat.ev ] && head -n "$(wc -l < cat.ev)" cut.ev | cmp -s - cat.ev
-ok $? "their events are the first of the trace's ($(wc -l < cat.ev | tr -d ' '))"
+cut_trace "a cut trace" cut.trc
 
 done_testing

@@ -14,38 +14,12 @@
 . "$srcdir/tests/tap.sh"
 C=$(corpus wtf)
 
-# pieces MODE N FILE: tracesplit cuts the trace into p-NNNN.EXT, listed
-# in order in pieces.list.
-pieces() {
-	rm -f p-* pieces.list
-	tracesplit "$1" "$2" "$3" p 2> split.err
-	rc=$?
-	ls p-* 2>/dev/null | LC_ALL=C sort > pieces.list
-	return $rc
-}
+FMT=wtf
+. "$srcdir/tests/split-property.sh"
 
 events() {
 	grep '^event ' | grep -v ' name=wtf\.zone#\(create\|set\|delete\) ' |
 	    sed 's/ scope=[0-9]*//'
-}
-
-# check NAME FILE MODE N: the property, for FILE cut by MODE N.
-check() {
-	pieces "$3" "$4" "$2"
-	ok $? "$1 $3 $4: cut ($(wc -l < pieces.list | tr -d ' ') pieces)"
-	wtf2txt "$2" | events > whole.ev
-	: > cat.ev
-	bad=0
-	rt=0
-	while read -r p; do
-		wtf2txt "$p" > piece.txt || bad=$((bad + 1))
-		events < piece.txt >> cat.ev
-		txt2wtf piece.txt | cmp -s - "$p" || rt=$((rt + 1))
-	done < pieces.list
-	is "$bad" 0 "$1 $3 $4: every piece decodes"
-	[ -s whole.ev ] && cmp -s whole.ev cat.ev
-	ok $? "$1 $3 $4: the pieces' events are the whole's ($(wc -l < whole.ev | tr -d ' '))"
-	is "$rt" 0 "$1 $3 $4: every piece round-trips byte for byte"
 }
 
 gen-wtf --records 40000 --zones 3 --quirks --seed 2 > g10.wtf-trace
@@ -136,35 +110,13 @@ EOJ
 	done
 fi
 
-# --piece K writes piece K alone, the same bytes.
-pieces -n 3 g10.wtf-trace
-k=0
-bad=0
-while read -r p; do
-	tracesplit -n 3 --piece $k -o one.piece g10.wtf-trace && cmp -s one.piece "$p" ||
-	    bad=$((bad + 1))
-	k=$((k + 1))
-done < pieces.list
-is "$bad" 0 "--piece K gives piece K of -n 3"
+one_piece g10.wtf-trace
 
 # A cut file: the pieces before the fault are whole traces whose events
 # begin the events before the fault; one line names its offset; exit 1.
 for g in g10 g3; do
 	head -c 200001 $g.wtf-trace > cut.wtf-trace
-	pieces -b 30000 cut.wtf-trace
-	is "$?" 1 "$g cut: exit status 1"
-	wtf2txt cut.wtf-trace > cut.txt 2> cut.err
-	off=$(sed -n 's/.*offset \(0x[0-9a-f]*\).*/\1/p' cut.err)
-	is "$(wc -l < split.err | tr -d ' ')" 1 "$g cut: one line of diagnostic"
-	is "$(sed 's/^tracesplit: //' split.err)" "$(sed 's/^wtf2txt: //' cut.err)" \
-	    "$g cut: it names the fault's byte offset, as wtf2txt does ($off)"
-	[ "$(wc -l < pieces.list)" -ge 4 ]
-	ok $? "$g cut: the pieces before the fault are written ($(wc -l < pieces.list | tr -d ' '))"
-	events < cut.txt > cut.ev
-	: > cat.ev
-	while read -r p; do wtf2txt "$p" | events >> cat.ev; done < pieces.list
-	[ -s cat.ev ] && head -n "$(wc -l < cat.ev)" cut.ev | cmp -s - cat.ev
-	ok $? "$g cut: their events are the first of the trace's ($(wc -l < cat.ev | tr -d ' '))"
+	cut_trace "$g cut" cut.wtf-trace
 done
 
 done_testing
