@@ -18,8 +18,10 @@
  * the record.  At the end of the input the module finishes the last
  * piece (a header's counts, a trailer) and returns 0; or -1 with err
  * filled at a fault (the byte offset, as its decoder says it).  Pieces
- * whose header holds counts are patched with tp_out_pwrite where the
- * output is seekable, or announced by the module as it needs.
+ * whose header holds counts are patched with tp_out_pwrite (tracesplit's
+ * pieces are always seekable), the piece a cut ends through c->finish.
+ * The cutter may stop the module after the piece it wants: restart then
+ * returns -1, and the module returns -1 as at any error.
  *
  * Property every module keeps (tests/split-*.sh): decoding the pieces
  * and concatenating their payload records gives the records of decoding
@@ -47,6 +49,16 @@ struct tp_cutter {
 	int (*restart)(struct tp_cutter *c, uint64_t records, uint64_t offset,
 	    struct tp_err *err);
 	void *ctx;		/* the cutter's own state */
+	/*
+	 * Left NULL by the cutter; set by a module whose pieces need last
+	 * words once their records are known (RapidBin's event count in
+	 * the header): the cutter calls it when a piece ends at a cut,
+	 * before it closes out (still that piece, always seekable), with
+	 * module the module's own state.  0, or -1 with err filled.  At
+	 * the end of the input the module finishes the last piece itself.
+	 */
+	int (*finish)(struct tp_cutter *c, struct tp_err *err);
+	void *module;
 };
 
 static inline int

@@ -61,6 +61,7 @@ static const struct tp_option enc_options[] = {
 
 const struct tp_format tp_format_dial9 = {
 	TP_FORMAT_MODULE(dial9),
+	.split = dial9_split,
 	.desc = "a dial9 trace (dial9-trace-format, TRC)",
 	.exts = ".trc",
 	.dec.about =

@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "io/input.h"
+#include "formats/split.h"
 #include "io/output.h"
 #include "text/text.h"
 
@@ -68,6 +69,13 @@ struct dial9_enc_stats {
 int dial9_encode(struct tr_reader *r, struct tp_out *out,
     const struct dial9_enc_opts *opts, struct dial9_enc_stats *st,
     struct tp_err *err);
+
+/*
+ * Cut the trace into traces where a reader can start (formats/split.h):
+ * at a header, or between frames with the schemas, pool entries and
+ * timestamp base the piece uses restated.
+ */
+int dial9_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
 
 /* TP_PROBE_YES for "TRC\0" and a version byte; detail "version N". */
 int dial9_probe(const unsigned char *p, size_t n, char *detail,

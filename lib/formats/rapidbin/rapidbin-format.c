@@ -161,6 +161,7 @@ const struct tp_format tp_format_rapidbin = {
 	.desc = "a RapidBin trace (RAPID, Wasmgrind)",
 	.exts = ".data .bin .rapidbin",
 	.flags = TP_FMT_NOMAGIC,
+	.split = rapidbin_split,
 	.dec.about =
 	    "Decode RapidBin traces (RAPID, Wasmgrind) into trace text, one event\n"
 	    "per line, after a rapidbin-header record.  FILEs may be gzip-compressed\n"

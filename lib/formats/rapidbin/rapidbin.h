@@ -206,6 +206,13 @@ int rapidbin_encode(struct tr_reader *r, struct tp_out *out,
     struct tp_err *err);
 
 /*
+ * Cut RapidBin at any event (formats/split.h): each piece is the
+ * header with the piece's own event count, then its events.
+ */
+struct tp_cutter;
+int rapidbin_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
+
+/*
  * RapidBin has no magic: plausible header counts, whole 8-byte events
  * when p holds the whole input, valid operations in the first events.
  * TP_PROBE_MAYBE or TP_PROBE_NO.

@@ -75,6 +75,7 @@ const struct tp_format tp_format_std = {
 	TP_FORMAT_MODULE(std),
 	.desc = "RAPID STD text",
 	.exts = ".std",
+	.split = std_split,
 	.flags = TP_FMT_TEXT,
 	.dec.about =
 	    "Read RAPID STD traces (T0|acq(L3)|362, or the bare-number flavour\n"

@@ -64,11 +64,7 @@ std_number(const char **s, const char *end, uint64_t *v)
 	return 0;
 }
 
-/*
- * Parse one STD line (without its newline).  Returns 0, or -1 with a
- * message in why and the 1-based column of the fault in *col.
- */
-static int
+int
 rs_parse(const char *line, size_t len, struct rb_event *e,
     const char **why, size_t *col, int *bare)
 {

@@ -48,6 +48,22 @@ int std_decode(struct tp_in *in, struct tp_out *out,
     const struct std_dec_opts *opts, struct std_dec_stats *st,
     struct tp_err *err);
 
+/*
+ * Parse one STD line (without its newline).  Returns 0, or -1 with a
+ * message in why and the 1-based column of the fault in *col; *bare:
+ * the operands are bare numbers (1), prefixed (0), or either (-1).
+ */
+struct rb_event;
+int rs_parse(const char *line, size_t len, struct rb_event *e,
+    const char **why, size_t *col, int *bare);
+
+/*
+ * Cut STD at any event line (formats/split.h); lines are copied as
+ * they are, blank lines with the event after them.
+ */
+struct tp_cutter;
+int std_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
+
 /* Does the first line look like STD?  TP_PROBE_MAYBE or TP_PROBE_NO. */
 int std_probe(const unsigned char *p, size_t n, char *detail,
     size_t detailsz);

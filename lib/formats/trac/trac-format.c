@@ -120,6 +120,7 @@ const struct tp_format tp_format_trac = {
 	TP_FORMAT_MODULE(trac),
 	.desc = "an x64dbg trace (TRAC)",
 	.exts = ".trace64 .trace32",
+	.split = trac_split,
 	.dec.about =
 	    "Decode x64dbg trace files (*.trace64, *.trace32) into trace text: a\n"
 	    "trac-header record, then one insn record per instruction followed by\n"

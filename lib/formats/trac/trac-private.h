@@ -74,6 +74,101 @@ wrptr(unsigned char *p, uint64_t v, unsigned ps)
 	return p + ps;
 }
 
+/* ------------------------------------------------------------ blocks */
+
+enum { BLK_OK, BLK_SHORT, BLK_BAD };
+enum { F_NONE, F_NREG, F_NMEM, F_OPLEN, F_POS };
+
+/* One instruction block, pointing into the input buffer. */
+struct blk {
+	size_t len;		/* bytes of the block, or needed when short */
+	unsigned nreg, nmem, flags, oplen, nnew;
+	int tid_in;		/* 0 absent, 1 flagged, 2 without flag */
+	uint32_t tid;
+	int fault;
+	unsigned bad;		/* the offending value */
+	const unsigned char *op, *val, *mflag, *addr, *old, *new_;
+	unsigned char abs[TRAC_MAX_SLOTS];
+};
+
+/*
+ * Parse the instruction block at p (avail bytes there): the decoder's
+ * reading, which the splitter (trac-split.c) walks the blocks with.  extra_tid: read
+ * a thread id although flag 0x80 is clear (the pre-#3920 writer bug).
+ */
+static inline int
+parse_insn(const struct trac_arch *a, const unsigned char *p, size_t avail,
+    int extra_tid, struct blk *b)
+{
+	unsigned ps = a->ptrsize, i, cur;
+	size_t n = 4;
+
+	b->tid = 0;
+	if (avail < 4) {
+		b->len = 4;
+		return BLK_SHORT;
+	}
+	b->nreg = p[1];
+	b->nmem = p[2];
+	b->flags = p[3];
+	b->oplen = p[3] & TRAC_FLAG_OPLEN;
+	b->fault = F_NONE;
+	if (b->nreg > a->nslots) {
+		b->fault = F_NREG, b->bad = b->nreg;
+		return BLK_BAD;
+	}
+	if (b->nmem > TRAC_MAX_ACCESSES) {
+		b->fault = F_NMEM, b->bad = b->nmem;
+		return BLK_BAD;
+	}
+	if (b->oplen == 0) {
+		b->fault = F_OPLEN, b->bad = 0;
+		return BLK_BAD;
+	}
+	b->tid_in = (b->flags & TRAC_FLAG_TID) ? 1 : extra_tid ? 2 : 0;
+	if (b->tid_in) {
+		n += 4;
+		if (avail < n) {
+			b->len = n;
+			return BLK_SHORT;
+		}
+		b->tid = tp_get_le32(p + 4);
+	}
+	b->op = p + n;
+	n += b->oplen;
+	if (avail < n + b->nreg) {
+		b->len = n + b->nreg;
+		return BLK_SHORT;
+	}
+	for (i = 0, cur = (unsigned)-1; i < b->nreg; i++) {
+		cur += 1u + p[n + i];
+		if (cur >= a->nslots) {
+			b->fault = F_POS, b->bad = cur;
+			return BLK_BAD;
+		}
+		b->abs[i] = (unsigned char)cur;
+	}
+	n += b->nreg;
+	b->val = p + n;
+	n += (size_t)b->nreg * ps;
+	b->mflag = p + n;
+	n += b->nmem;
+	if (avail < n) {
+		b->len = n;
+		return BLK_SHORT;
+	}
+	for (i = 0, b->nnew = 0; i < b->nmem; i++)
+		b->nnew += !(b->mflag[i] & TRAC_MEM_UNCHANGED);
+	b->addr = p + n;
+	n += (size_t)b->nmem * ps;
+	b->old = p + n;
+	n += (size_t)b->nmem * ps;
+	b->new_ = p + n;
+	n += (size_t)b->nnew * ps;
+	b->len = n;
+	return avail < n ? BLK_SHORT : BLK_OK;
+}
+
 /* ------------------------------------------------------------ JSON header */
 
 /*

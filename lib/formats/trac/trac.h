@@ -104,6 +104,13 @@ int trac_decode(struct tp_in *in, struct tp_out *out,
     const struct trac_dec_opts *opts, struct trac_dec_stats *st,
     struct tp_err *err);
 
+/*
+ * Cut a trace at full register dumps that store their thread id
+ * (formats/split.h): each piece is the header and the blocks from one.
+ */
+struct tp_cutter;
+int trac_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
+
 /* ---------------------------------------------------------------- encoder */
 
 struct trac_enc_opts {

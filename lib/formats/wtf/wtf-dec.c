@@ -547,7 +547,7 @@ put_event_head(struct dec *d, const struct wtf_def *def, uint32_t time,
  * Bytes of a legacy record's arguments at b[0..n): the size, -2 when more
  * bytes are needed, -1 with *why on a value no reader accepts.
  */
-static long
+static inline long
 legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
     const char **why)
 {
@@ -585,6 +585,14 @@ legacy_args_size(const struct wtf_def *def, const unsigned char *b, size_t n,
 			return -2;
 	}
 	return (long)pos;
+}
+
+/* legacy_args_size for the splitter (wtf-split.c), which sizes records too. */
+long
+wtf_legacy_args_size(const struct wtf_def *def, const unsigned char *b,
+    size_t n, const char **why)
+{
+	return legacy_args_size(def, b, n, why);
 }
 
 /*

@@ -57,6 +57,7 @@ static const struct tp_option enc_options[] = {
 
 const struct tp_format tp_format_wtf = {
 	TP_FORMAT_MODULE(wtf),
+	.split = wtf_split,
 	.desc = "a Web Tracing Framework trace",
 	.exts = ".wtf-trace",
 	.dec.about =

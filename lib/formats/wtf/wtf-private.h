@@ -242,6 +242,14 @@ struct wtf_def *wtf_def_new(uint32_t wire, uint32_t cls, uint32_t flags,
     const char *name, size_t namelen, const char *sig, size_t siglen,
     int sig_null, const char **why);
 int wtf_deftab_put(struct deftab *t, struct wtf_def *d);
+
+/*
+ * Bytes of a legacy record's arguments at b[0..n) (wtf-dec.c): the size,
+ * -2 when more bytes are needed, -1 with *why on a value no reader
+ * accepts.
+ */
+long wtf_legacy_args_size(const struct wtf_def *def, const unsigned char *b,
+    size_t n, const char **why);
 int wtf_deftab_init(struct deftab *t, const char **why);
 void wtf_deftab_free(struct deftab *t);
 int wtf_same_as_define(const struct deftab *t, const struct wtf_def *d);

@@ -22,6 +22,7 @@
 
 #include "base/err.h"
 #include "io/input.h"
+#include "formats/split.h"
 #include "io/output.h"
 #include "text/text.h"
 
@@ -73,6 +74,13 @@ struct wtf_dec_stats {
  * filled (offset, and the record or chunk index); the records before the
  * fault (in the chunked format: of every record before it) are written.
  */
+/*
+ * Cut the trace into traces where a reader can start (formats/split.h):
+ * chunked at an event-data chunk, legacy at any record, each piece with
+ * the definitions and zones in force restated.
+ */
+int wtf_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
+
 int wtf_decode(struct tp_in *in, struct tp_out *out,
     const struct wtf_dec_opts *opts, struct wtf_dec_stats *st,
     struct tp_err *err);

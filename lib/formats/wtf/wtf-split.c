@@ -1,0 +1,682 @@
+/*
+ * Cutting a WTF trace into traces (formats/split.h).
+ *
+ * Definitions and zones hold for the rest of the file, not per chunk,
+ * so a piece restates them: it is the file's header (the chunked
+ * format's file-header chunk with it), then the definitions in force
+ * (each wire id's latest wtf.event#define, in the order they were made,
+ * so that the latest definition of each name stays the latest), the
+ * zones created and not deleted (wtf.zone#create) and the current zone
+ * (wtf.zone#set), then the input from the cut on.
+ *
+ * Chunked v10: cut before an event-data chunk; the restated records make
+ * one event-data chunk of their own in front (a string table and an
+ * event buffer, as the JavaScript writer makes them: each string once
+ * per use).  Legacy v3 has no chunks and no string tables: cut before
+ * any record, the restated records copied as they were.
+ *
+ * What no piece can restate: the numbering of scopes (scope= in text is
+ * the decoder's count of scopes in the trace it reads), and a scope
+ * opened before the cut, which the piece's reader does not see open.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bytes.h"
+#include "base/grow.h"
+#include "formats/split.h"
+#include "formats/wtf/wtf-private.h"
+
+/* A record kept to be restated: its bytes and, chunked, its strings. */
+struct srec {
+	size_t at, len;		/* in rbuf */
+	size_t sat, nstr;	/* its strings in strs */
+	uint32_t zone;		/* zone#create: its zone id */
+	int zonerec;		/* a zone#create */
+	int live;
+};
+
+/* A string argument of a kept record: its slot, its bytes in sbuf. */
+struct sstr {
+	uint32_t slot;
+	size_t at, len;
+};
+
+struct sp {
+	struct tp_in *in;
+	struct tp_cutter *c;
+	struct tp_err *err;
+	int legacy;
+	struct deftab defs;
+	unsigned char *rbuf, *sbuf;
+	size_t rlen, rcap, slen, scap;
+	struct sstr *strs;
+	size_t nstrs, strscap;
+	struct srec *rec;	/* definitions and zone creations, in order */
+	size_t nrec, reccap;
+	uint32_t *bywire;	/* index + 1 in rec of each wire's definition */
+	long zoneset;		/* rec index of the current zone#set, or -1 */
+	unsigned char *head;	/* what every piece starts with */
+	size_t headlen, headcap;
+	unsigned char *chunk;	/* chunked: the chunk being read */
+	size_t chunkcap;
+	unsigned char *out;	/* chunked: the restated chunk */
+	size_t outcap;
+	uint64_t records, index;
+	/* chunked: the chunk's string table */
+	const unsigned char *tab;
+	size_t tablen;
+	size_t *tabent;		/* offset of each ordinal's string */
+	size_t ntab, tabcap;
+};
+
+static int
+sp_nomem(struct sp *s)
+{
+	s->err->offset = TP_NONE;
+	return tp_fail(s->err, TP_EXIT_FAIL, "out of memory");
+}
+
+static void
+put(struct sp *s, const void *p, size_t n)
+{
+	tp_out_write(s->c->out, p, n);
+}
+
+static int
+add_bytes(unsigned char **b, size_t *len, size_t *cap, const void *p,
+    size_t n)
+{
+	if (tp_grow(b, cap, *len + n, 1) < 0)
+		return -1;
+	memcpy(*b + *len, p, n);
+	*len += n;
+	return 0;
+}
+
+/* An integer argument at the start of a record's arguments. */
+static uint32_t
+first_arg(const struct sp *s, const struct wtf_def *def,
+    const unsigned char *a)
+{
+	unsigned sz = type_size[def->arg[0].type];
+
+	if (!s->legacy)
+		return tp_get_le32(a) & (sz == 1 ? 0xffu : sz == 2 ? 0xffffu :
+		    0xffffffffu);
+	return sz == 1 ? a[0] : sz == 2 ? tp_get_be16(a) : tp_get_be32(a);
+}
+
+/*
+ * Keep the record at b (len bytes, arguments after 8 or 6 bytes): a
+ * definition, a zone's creation or the zone set.  Chunked, its string
+ * arguments are taken out of the chunk's table.  Returns its index in
+ * rec, or -1 (err set).
+ */
+static long
+keep(struct sp *s, const struct wtf_def *def, const unsigned char *b,
+    size_t len, uint64_t off)
+{
+	struct srec *r;
+
+	if (tp_grow(&s->rec, &s->reccap, s->nrec + 1, sizeof *s->rec) < 0)
+		return sp_nomem(s);
+	r = &s->rec[s->nrec];
+	r->at = s->rlen;
+	r->len = len;
+	r->sat = s->nstrs;
+	r->nstr = 0;
+	r->live = 1;
+	r->zone = 0;
+	r->zonerec = 0;
+	if (add_bytes(&s->rbuf, &s->rlen, &s->rcap, b, len) < 0)
+		return sp_nomem(s);
+	if (!s->legacy) {
+		size_t pos = 2;		/* the slot of each argument */
+		for (unsigned i = 0; i < def->nargs; i++) {
+			const struct wtf_argdef *a = &def->arg[i];
+			uint32_t v = tp_get_le32(b + 4 * pos);
+			if (a->array) {
+				if (v != 0xffffffffu)
+					pos += ((uint64_t)v * type_size[a->type] +
+					    3) / 4;
+			} else if (type_string(a->type) && v < 0xfffffffeu) {
+				struct sstr *t;
+				if (v >= s->ntab)
+					return tp_fail_at(s->err, off, TP_NONE,
+					    NULL, "%.*s record: string ordinal "
+					    "%u past the end of the string "
+					    "table", (int)def->namelen,
+					    def->name, v);
+				if (tp_grow(&s->strs, &s->strscap, s->nstrs + 1,
+				    sizeof *s->strs) < 0)
+					return sp_nomem(s);
+				t = &s->strs[s->nstrs++];
+				t->slot = (uint32_t)pos;
+				t->at = s->slen;
+				t->len = strlen((const char *)s->tab +
+				    s->tabent[v]);
+				if (add_bytes(&s->sbuf, &s->slen, &s->scap,
+				    s->tab + s->tabent[v], t->len) < 0)
+					return sp_nomem(s);
+				r->nstr++;
+			}
+			pos++;
+		}
+	}
+	return (long)s->nrec++;
+}
+
+/*
+ * What a record changes of the state: a definition (entered, kept), a
+ * zone created, deleted or set.  a: its arguments.
+ */
+static int
+track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
+    size_t len, const unsigned char *a, uint64_t off)
+{
+	long k;
+
+	if (def->role == ROLE_DEFINE) {
+		const char *why = NULL;
+		struct wtf_def *nd;
+		const unsigned char *name, *sig;
+		size_t namelen, siglen;
+		uint32_t wire, cls, flags;
+		int sig_null;
+
+		if (s->legacy) {
+			wire = tp_get_be16(a);
+			cls = tp_get_be16(a + 2);
+			flags = tp_get_be32(a + 4);
+			namelen = tp_get_be16(a + 8);
+			name = a + 10;
+			siglen = tp_get_be16(a + 10 + namelen);
+			sig = a + 12 + namelen;
+			sig_null = siglen == 0;
+		} else {
+			uint32_t o;
+			wire = tp_get_le32(a) & 0xffff;
+			cls = tp_get_le32(a + 4) & 0xffff;
+			flags = tp_get_le32(a + 8);
+			o = tp_get_le32(a + 12);
+			if (o >= 0xfffffffeu || o >= s->ntab)
+				return tp_fail_at(s->err, off, TP_NONE, NULL,
+				    "definition without a name");
+			name = s->tab + s->tabent[o];
+			namelen = strlen((const char *)name);
+			o = tp_get_le32(a + 16);
+			sig_null = o == 0xffffffffu;
+			if (o < 0xfffffffeu && o >= s->ntab)
+				return tp_fail_at(s->err, off, TP_NONE, NULL,
+				    "definition: string ordinal %u past the "
+				    "end of the string table", o);
+			sig = o < 0xfffffffeu ? s->tab + s->tabent[o] :
+			    (const unsigned char *)"";
+			siglen = strlen((const char *)sig);
+		}
+		if (namelen == 0)
+			return tp_fail_at(s->err, off, TP_NONE, NULL,
+			    "definition of wire id %u without a name", wire);
+		nd = wtf_def_new(wire, cls, flags, (const char *)name, namelen,
+		    (const char *)sig, siglen, sig_null, &why);
+		if (nd == NULL) {
+			if (strcmp(why, "out of memory") == 0)
+				return sp_nomem(s);
+			return tp_fail_at(s->err, off, TP_NONE, NULL,
+			    "definition of wire id %u: %s", wire, why);
+		}
+		if (wtf_deftab_put(&s->defs, nd) < 0)
+			return sp_nomem(s);
+		if ((k = keep(s, def, b, len, off)) < 0)
+			return -1;
+		if (s->bywire[wire] != 0)
+			s->rec[s->bywire[wire] - 1].live = 0;
+		s->bywire[wire] = (uint32_t)k + 1;
+	} else if (def->role == ROLE_ZONE_CREATE) {
+		if ((k = keep(s, def, b, len, off)) < 0)
+			return -1;
+		s->rec[k].zone = first_arg(s, def, a);
+		s->rec[k].zonerec = 1;
+	} else if (def->role == ROLE_ZONE_SET) {
+		if (s->zoneset >= 0)
+			s->rec[s->zoneset].live = 0;
+		if ((k = keep(s, def, b, len, off)) < 0)
+			return -1;
+		/* not in the list's order: it goes last */
+		s->rec[k].live = 0;
+		s->zoneset = k;
+	} else if ((def->flags & WTF_FLAG_BUILTIN) && def->nargs >= 1 &&
+	    !def->arg[0].array && type_size[def->arg[0].type] != 0 &&
+	    def->namelen == 15 && memcmp(def->name, "wtf.zone#delete", 15) == 0) {
+		uint32_t z = first_arg(s, def, a);
+		for (size_t i = 0; i < s->nrec; i++)
+			if (s->rec[i].live && s->rec[i].zonerec &&
+			    s->rec[i].zone == z)
+				s->rec[i].live = 0;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- legacy */
+
+static int
+legacy_restate(struct sp *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrec; i++)
+		if (s->rec[i].live)
+			put(s, s->rbuf + s->rec[i].at, s->rec[i].len);
+	if (s->zoneset >= 0)
+		put(s, s->rbuf + s->rec[s->zoneset].at, s->rec[s->zoneset].len);
+	return 0;
+}
+
+/* The legacy header's utf8 string at in->pos: its bytes, or -1. */
+static long
+legacy_str(struct sp *s, size_t at, const char *what)
+{
+	long avail = tp_in_fill(s->in, at + 4);
+	const unsigned char *p;
+
+	if (avail < 0)
+		return -1;
+	p = s->in->buf + s->in->pos + at;
+	if ((size_t)avail >= at + 2 && tp_get_be16(p) == 0)
+		return 2;
+	if ((size_t)avail < at + 4)
+		return tp_fail_at(s->err, s->in->base + s->in->pos + at, TP_NONE,
+		    NULL, "truncated header: %s", what);
+	if (tp_get_be16(p) == 0xffff)
+		return tp_fail_at(s->err, s->in->base + s->in->pos + at, TP_NONE,
+		    NULL, "%s: string-table reference in a legacy header",
+		    what);
+	return 4 + (long)tp_get_be16(p + 2);
+}
+
+static int
+legacy_split(struct sp *s)
+{
+	struct tp_in *in = s->in;
+	long l1, l2, avail;
+	size_t hl;
+
+	if ((l1 = legacy_str(s, 12, "context info")) < 0)
+		return -1;
+	if ((l2 = legacy_str(s, 12 + (size_t)l1 + 12, "metadata")) < 0)
+		return -1;
+	hl = 12 + (size_t)l1 + 12 + (size_t)l2;
+	if ((avail = tp_in_fill(in, hl)) < 0)
+		return -1;
+	if ((size_t)avail < hl)
+		return tp_fail_at(s->err, in->base + in->pos, TP_NONE, NULL,
+		    "truncated header: needs %zu bytes, only %ld left", hl,
+		    avail);
+	if (add_bytes(&s->head, &s->headlen, &s->headcap, in->buf + in->pos,
+	    hl) < 0)
+		return sp_nomem(s);
+	if (tp_cut_here(s->c, 0, 0, s->err) < 0)
+		return -1;
+	put(s, s->head, hl);
+	in->pos += hl;
+	for (;;) {
+		uint64_t off = tp_in_offset(in);
+		const struct wtf_def *def;
+		const unsigned char *b;
+		const char *why = NULL;
+		size_t want = 6;
+		long size;
+		int rc;
+
+		for (;;) {
+			if ((avail = tp_in_fill(in, want)) < 0)
+				return -1;
+			if (avail == 0 && want == 6)
+				return 0;
+			if (avail < 6)
+				return tp_fail_at(s->err, off, s->index, "record",
+				    "truncated record: needs 6 bytes, only %ld "
+				    "left", avail);
+			b = in->buf + in->pos;
+			def = def_at(&s->defs, tp_get_be16(b));
+			if (def == NULL)
+				return tp_fail_at(s->err, off, s->index, "record",
+				    "undefined wire id %u", tp_get_be16(b));
+			size = wtf_legacy_args_size(def, b + 6, (size_t)avail - 6,
+			    &why);
+			if (size >= 0)
+				break;
+			if (size == -1)
+				return tp_fail_at(s->err, off, s->index, "record",
+				    "%s", why != NULL ? why : "bad record");
+			if ((size_t)avail < want || want == TP_IN_BLOCK)
+				return tp_fail_at(s->err, off, s->index, "record",
+				    (size_t)avail < want ? "truncated %.*s "
+				    "record: %ld bytes left" : "%.*s record "
+				    "longer than 256 KiB", (int)def->namelen,
+				    def->name, avail);
+			want = (size_t)avail * 2 > TP_IN_BLOCK ? TP_IN_BLOCK :
+			    (size_t)avail * 2;
+		}
+		/* before any record but a definition, which goes with them */
+		if (def->role != ROLE_DEFINE) {
+			if ((rc = tp_cut_here(s->c, s->records, off,
+			    s->err)) < 0)
+				return -1;
+			if (rc == 1) {
+				put(s, s->head, s->headlen);
+				legacy_restate(s);
+			}
+			s->records++;
+		}
+		/* (in->buf may not move while b is used: no fill below) */
+		put(s, b, 6 + (size_t)size);
+		if (track(s, def, b, 6 + (size_t)size, b + 6, off) < 0) {
+			s->err->index = s->index;
+			s->err->unit = "record";
+			return -1;
+		}
+		in->pos += 6 + (size_t)size;
+		s->index++;
+	}
+}
+
+/* --------------------------------------------------------- chunked */
+
+/* The restated records as one event-data chunk like c, or nothing. */
+static int
+cff_restate(struct sp *s, const unsigned char *c)
+{
+	size_t i, k, tl = 0, el = 0, n = 0, len;
+	unsigned char *o, *t, *e;
+	uint32_t ord = 0;
+
+	for (i = 0; i < s->nrec; i++)
+		if (s->rec[i].live || (long)i == s->zoneset) {
+			n++;
+			el += s->rec[i].len;
+			for (k = 0; k < s->rec[i].nstr; k++)
+				tl += s->strs[s->rec[i].sat + k].len + 1;
+		}
+	if (n == 0)
+		return 0;
+	len = 24 + 24 + (tl + 3) / 4 * 4 + el;
+	if (tp_grow(&s->out, &s->outcap, len, 1) < 0)
+		return sp_nomem(s);
+	o = s->out;
+	memset(o, 0, len);
+	tp_put_le32(o, tp_get_le32(c));		/* id, start, end of c */
+	tp_put_le32(o + 4, WTF_CHUNK_EVENT_DATA);
+	tp_put_le32(o + 8, (uint32_t)len);
+	tp_put_le32(o + 12, tp_get_le32(c + 12));
+	tp_put_le32(o + 16, tp_get_le32(c + 16));
+	tp_put_le32(o + 20, 2);
+	tp_put_le32(o + 24, WTF_PART_STRING_TABLE);
+	tp_put_le32(o + 28, 0);
+	tp_put_le32(o + 32, (uint32_t)tl);
+	tp_put_le32(o + 36, WTF_PART_BINARY_EVENTS);
+	tp_put_le32(o + 40, (uint32_t)((tl + 3) / 4 * 4));
+	tp_put_le32(o + 44, (uint32_t)el);
+	t = o + 48;
+	e = t + (tl + 3) / 4 * 4;
+	/* the zone set last, as the stream's state is after them all */
+	for (int pass = 0; pass < 2; pass++)
+		for (i = 0; i < s->nrec; i++) {
+			const struct srec *r = &s->rec[i];
+			if (pass == 0 ? !r->live : (long)i != s->zoneset)
+				continue;
+			memcpy(e, s->rbuf + r->at, r->len);
+			for (k = 0; k < r->nstr; k++) {
+				const struct sstr *st = &s->strs[r->sat + k];
+				tp_put_le32(e + 4 * st->slot, ord++);
+				memcpy(t, s->sbuf + st->at, st->len);
+				t += st->len + 1;
+			}
+			e += r->len;
+		}
+	put(s, o, len);
+	return 0;
+}
+
+/* The records of a chunk's event buffer: kept state, records counted. */
+static int
+cff_events(struct sp *s, const unsigned char *b, size_t len, uint64_t boff)
+{
+	size_t nslots = len / 4, i = 0;
+
+	while (i < nslots) {
+		const unsigned char *r = b + 4 * i;
+		uint64_t off = boff + 4 * i;
+		const struct wtf_def *def;
+		size_t pos = 0;
+
+		if (nslots - i < 2)
+			return tp_fail_at(s->err, off, s->index, "record",
+			    "truncated record: 4 bytes left in the event "
+			    "buffer");
+		def = def_at(&s->defs, tp_get_le32(r));
+		if (def == NULL)
+			return tp_fail_at(s->err, off, s->index, "record",
+			    "undefined wire id %u", tp_get_le32(r));
+		for (unsigned k = 0; k < def->nargs; k++) {
+			if (2 + pos >= nslots - i)
+				return tp_fail_at(s->err, off, s->index, "record",
+				    "%.*s record: truncated record: it runs "
+				    "past the end of the event buffer",
+				    (int)def->namelen, def->name);
+			if (def->arg[k].array) {
+				uint32_t v = tp_get_le32(r + 8 + 4 * pos);
+				if (v != 0xffffffffu)
+					pos += ((uint64_t)v *
+					    type_size[def->arg[k].type] + 3) / 4;
+			}
+			pos++;
+		}
+		if (2 + pos > nslots - i)
+			return tp_fail_at(s->err, off, s->index, "record",
+			    "%.*s record: truncated record: it runs past the "
+			    "end of the event buffer", (int)def->namelen,
+			    def->name);
+		if (def->role != ROLE_DEFINE)
+			s->records++;
+		if (track(s, def, r, 4 * (2 + pos), r + 8, off) < 0) {
+			s->err->index = s->index;
+			s->err->unit = "record";
+			return -1;
+		}
+		s->index++;
+		i += 2 + pos;
+	}
+	return 0;
+}
+
+static int
+cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
+{
+	const unsigned char *c = s->chunk, *data;
+	uint32_t np = tp_get_le32(c + 20);
+	size_t dlen = len - 24 - 12 * (size_t)np;
+	uint64_t doff = off + 24 + 12 * (uint64_t)np;
+	uint32_t evoff = 0, evlen = 0;
+	int have_ev = 0, have_tab = 0;
+
+	data = c + 24 + 12 * (size_t)np;
+	s->ntab = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		const unsigned char *e = c + 24 + 12 * (size_t)i;
+		uint32_t pt = tp_get_le32(e), po = tp_get_le32(e + 4);
+		uint32_t pl = tp_get_le32(e + 8);
+		if ((uint64_t)po + pl > dlen)
+			return tp_fail_at(s->err, off + 24 + 12 * (uint64_t)i,
+			    index, "chunk", "part %u (offset %u, length %u) "
+			    "runs past the end of its chunk (%zu bytes of part "
+			    "data)", i, po, pl, dlen);
+		if (pt == WTF_PART_STRING_TABLE && !have_tab) {
+			size_t k = 0;
+			have_tab = 1;
+			s->tab = data + po;
+			s->tablen = pl;
+			while (k < pl) {
+				const unsigned char *z = memchr(data + po + k, 0,
+				    pl - k);
+				if (z == NULL)
+					return tp_fail_at(s->err, doff + po + k,
+					    index, "chunk", "string table entry "
+					    "%zu has no terminating NUL byte",
+					    s->ntab);
+				if (tp_grow(&s->tabent, &s->tabcap, s->ntab + 1,
+				    sizeof *s->tabent) < 0)
+					return sp_nomem(s);
+				s->tabent[s->ntab++] = k;
+				k = (size_t)(z - (data + po)) + 1;
+			}
+		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
+			if (pl % 4 != 0)
+				return tp_fail_at(s->err, off + 24 +
+				    12 * (uint64_t)i, index, "chunk", "event "
+				    "buffer length %u is not a multiple of 4",
+				    pl);
+			have_ev = 1;
+			evoff = po;
+			evlen = pl;
+		}
+	}
+	if (have_ev && cff_events(s, data + evoff, evlen, doff + evoff) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+cff_split(struct sp *s)
+{
+	struct tp_in *in = s->in;
+
+	if (add_bytes(&s->head, &s->headlen, &s->headcap, in->buf + in->pos,
+	    12) < 0)
+		return sp_nomem(s);
+	if (tp_cut_here(s->c, 0, 0, s->err) < 0)
+		return -1;
+	put(s, s->head, 12);
+	in->pos += 12;
+	for (uint64_t index = 0;; index++) {
+		uint64_t off = tp_in_offset(in);
+		long avail = tp_in_fill(in, 24);
+		uint32_t len, np, type;
+		size_t got = 0;
+		int rc;
+
+		if (avail < 0)
+			return -1;
+		if (avail == 0 && index == 0)
+			return tp_fail_at(s->err, off, index, "chunk", "cut after "
+			    "the header: a chunked trace has at least its "
+			    "file-header chunk");
+		if (avail == 0)
+			return 0;
+		if (avail < 24)
+			return tp_fail_at(s->err, off, index, "chunk",
+			    "truncated chunk header: needs 24 bytes, only %ld "
+			    "left", avail);
+		len = tp_get_le32(in->buf + in->pos + 8);
+		np = tp_get_le32(in->buf + in->pos + 20);
+		type = tp_get_le32(in->buf + in->pos + 4);
+		if (np > (WTF_CHUNK_MAX - 24) / 12 || len < 24 + 12 * np)
+			return tp_fail_at(s->err, off, index, "chunk",
+			    "chunk length %u is less than its header and table "
+			    "of %u parts", len, np);
+		if (len > WTF_CHUNK_MAX)
+			return tp_fail_at(s->err, off, index, "chunk",
+			    "chunk length %u is more than the %u bytes read at "
+			    "most", len, WTF_CHUNK_MAX);
+		while (got < len) {
+			size_t want = len - got > TP_IN_BLOCK ? TP_IN_BLOCK :
+			    len - got;
+			long n;
+			if (tp_grow(&s->chunk, &s->chunkcap, got + want, 1) < 0)
+				return sp_nomem(s);
+			if ((n = tp_in_read(in, s->chunk + got, want)) < 0)
+				return -1;
+			if (n == 0)
+				return tp_fail_at(s->err, off, index, "chunk",
+				    "truncated chunk: needs %u bytes, only %zu "
+				    "left", len, got);
+			got += (size_t)n;
+		}
+		if (type == WTF_CHUNK_FILE_HEADER) {
+			/* every piece has it: it holds the timebase */
+			if (add_bytes(&s->head, &s->headlen, &s->headcap,
+			    s->chunk, len) < 0)
+				return sp_nomem(s);
+		} else if (index > 0) {
+			if ((rc = tp_cut_here(s->c, s->records, off,
+			    s->err)) < 0)
+				return -1;
+			if (rc == 1) {
+				put(s, s->head, s->headlen);
+				if (cff_restate(s, s->chunk) < 0)
+					return -1;
+			}
+		}
+		put(s, s->chunk, len);
+		if (cff_chunk(s, len, off, index) < 0)
+			return -1;
+	}
+}
+
+int
+wtf_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
+{
+	const char *why;
+	struct sp s;
+	long avail;
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	s.in = in;
+	s.c = c;
+	s.err = err;
+	s.zoneset = -1;
+	if (wtf_deftab_init(&s.defs, &why) < 0)
+		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
+	if ((s.bywire = calloc(WTF_MAX_WIRE + 1, sizeof *s.bywire)) == NULL) {
+		rc = sp_nomem(&s);
+		goto out;
+	}
+	avail = tp_in_fill(in, 12);
+	if (avail < 0) {
+		rc = -1;
+	} else if (avail == 0) {
+		rc = tp_fail_at(err, 0, TP_NONE, NULL, "empty input: no WTF "
+		    "header");
+	} else if (avail < 12) {
+		rc = tp_fail_at(err, 0, TP_NONE, NULL,
+		    "truncated header: needs 12 bytes, only %ld left", avail);
+	} else if (tp_get_be32(in->buf + in->pos) == WTF_MAGIC) {
+		s.legacy = 1;
+		rc = tp_get_be32(in->buf + in->pos + 8) == WTF_LEGACY_VERSION ?
+		    legacy_split(&s) : tp_fail_at(err, 8, TP_NONE, NULL,
+		    "big-endian (legacy) trace of format version %u: only "
+		    "version 3 is readable", tp_get_be32(in->buf + in->pos + 8));
+	} else if (tp_get_le32(in->buf + in->pos) == WTF_MAGIC) {
+		rc = tp_get_le32(in->buf + in->pos + 8) == WTF_CFF_VERSION ?
+		    cff_split(&s) : tp_fail_at(err, 8, TP_NONE, NULL, "chunked "
+		    "trace of format version %u: only version 10 exists",
+		    tp_get_le32(in->buf + in->pos + 8));
+	} else {
+		rc = tp_fail_at(err, 0, TP_NONE, NULL, "not a WTF trace (magic "
+		    "DE AD BE EF or EF BE AD DE)");
+	}
+out:
+	wtf_deftab_free(&s.defs);
+	free(s.bywire);
+	free(s.rbuf);
+	free(s.sbuf);
+	free(s.strs);
+	free(s.rec);
+	free(s.head);
+	free(s.chunk);
+	free(s.out);
+	free(s.tabent);
+	return rc < 0 ? -1 : 0;
+}
