@@ -26,6 +26,7 @@ cat > fakessh <<'EOS'
 while [ $# -gt 0 ]; do
 	case $1 in -*) shift ;; *) shift; break ;; esac
 done
+[ "${1:-}" = "--" ] && shift
 exec sh -c "$*"
 EOS
 chmod +x fakessh
