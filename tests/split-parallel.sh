@@ -1,0 +1,40 @@
+#!/bin/sh
+# The scale-out recipe: split, decode and filter the pieces with GNU
+# parallel (locally, and through a local stand-in for ssh), then put the
+# texts back together: the same records as the sequential pipeline.
+. "$srcdir/tests/tap.sh"
+
+if ! parallel --version 2>/dev/null | grep -q GNU; then
+	skip "GNU parallel is not installed" "the parallel recipe"
+	done_testing
+fi
+gen-rapidbin --events 200000 --ops all --seed 5 > run.data
+rapidbin2txt run.data | txtfilter --tid 1 | grep -v "^rapidbin-" > seq.txt
+tracesplit -n 4 run.data piece
+ls piece-*.data | parallel -k -j2 "rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt"
+cat piece-*.txt > par.txt
+same_file par.txt seq.txt "parallel -j2: the records of the sequential pipeline"
+
+# Across hosts: a stand-in for ssh that runs the command here (parallel
+# moves files with rsync).
+if ! command -v rsync > /dev/null; then
+	skip "no rsync (GNU parallel transfers files with it)" "--sshlogin"
+	done_testing
+fi
+cat > fakessh <<'EOS'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+	case $1 in -*) shift ;; *) shift; break ;; esac
+done
+[ "${1:-}" = "--" ] && shift
+exec sh -c "$*"
+EOS
+chmod +x fakessh
+mkdir remote && rm -f piece-*.txt
+ls piece-*.data | PATH=$PATH parallel -k -j2 --ssh "$TMP/fakessh" \
+    --sshlogin 2/host --workdir "$TMP/remote" --transferfile {} \
+    --return {.}.txt --cleanup \
+    "PATH=$PATH; rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt"
+cat piece-*.txt > remote.txt
+same_file remote.txt seq.txt "--sshlogin/--transferfile/--return: the same records"
+done_testing
