@@ -5,6 +5,8 @@
  * gzip stream that ends early, corrupt data and bytes after the last gzip
  * member are errors, never a silent truncation.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,6 +36,34 @@ in_dataerr(struct tp_in *in, const char *msg)
 #define TP_IN_RAW (TP_IN_BUF / 2)
 /* Less room than this at the buffer's end: the unread bytes move first. */
 #define IN_LOW (TP_IN_BUF / 4)
+
+void
+tp_pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	static long max;	/* pipe-max-size, read once; -1: unknown */
+	struct stat st;
+	long want = TP_PIPE_SIZE;
+	int now;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return;
+	if (max == 0) {
+		FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+		if (f == NULL || fscanf(f, "%ld", &max) != 1 || max <= 0)
+			max = -1;
+		if (f != NULL)
+			fclose(f);
+	}
+	if (max > 0 && max < want)
+		want = max;
+	now = fcntl(fd, F_GETPIPE_SZ);
+	if (now >= 0 && now < want)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)want);
+#else
+	(void)fd;
+#endif
+}
 
 static int
 in_init(struct tp_in *in, const char *name, struct tp_err *err, size_t cap)
@@ -66,6 +96,7 @@ tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
 		in->failed = 1;
 		return tp_fail(err, TP_EXIT_FAIL, "cannot open: %s", strerror(e));
 	}
+	tp_pipe_grow(in->fd);
 	return 0;
 }
 
@@ -75,6 +106,7 @@ tp_in_open_fd(struct tp_in *in, int fd, const char *name, struct tp_err *err)
 	if (in_init(in, name, err, TP_IN_BUF) < 0)
 		return -1;
 	in->fd = fd;
+	tp_pipe_grow(fd);
 	return 0;
 }
 
