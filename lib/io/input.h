@@ -54,6 +54,7 @@ struct tp_in {
 	int sniffed;		/* the first bytes were checked for gzip */
 	size_t gz_first;	/* bytes of the first compressed read, while
 				   the input may still turn out not gzip */
+	struct tp_gz_thread *gzt;	/* inflating beside the reader, or NULL */
 };
 
 /*
