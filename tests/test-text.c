@@ -459,7 +459,7 @@ test_fmt(void)
 {
 	uint64_t v = 1;
 	char a[48], b[48];
-	int i, bad_hex = 0, bad_dec = 0;
+	int i, bad_hex = 0, bad_dec = 0, bad_wide = 0;
 
 	for (i = 0; i < 200000; i++) {
 		uint64_t x;
@@ -469,11 +469,21 @@ test_fmt(void)
 		*tp_fmt_hex(a, x) = '\0';
 		snprintf(b, sizeof b, "0x%llx", (unsigned long long)x);
 		bad_hex += strcmp(a, b) != 0;
+		/* The wide one: the same digits, nothing written past 18. */
+		memset(a, '#', sizeof a);
+		{
+			char *e = tp_fmt_hex_wide(a, x);
+			bad_wide += a[18] != '#';
+			*e = '\0';
+		}
+		bad_wide += strcmp(a, b) != 0;
 		*tp_fmt_i64(a, (int64_t)x) = '\0';
 		snprintf(b, sizeof b, "%lld", (long long)x);
 		bad_dec += strcmp(a, b) != 0;
 	}
 	ok(bad_hex == 0, "tp_fmt_hex agrees with printf %%#llx (%d bad)", bad_hex);
+	ok(bad_wide == 0, "tp_fmt_hex_wide agrees with printf %%#llx and "
+	    "stays within 18 bytes (%d bad)", bad_wide);
 	ok(bad_dec == 0, "tp_fmt_i64 agrees with printf %%lld (%d bad)", bad_dec);
 	/* Each number of digits and the 8-digit pieces' edges. */
 	bad_dec = 0;

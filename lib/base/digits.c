@@ -114,9 +114,13 @@ tp_fmt_hex(char *p, uint64_t v)
 char *
 tp_fmt_hexbytes(char *p, const unsigned char *b, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
+#ifdef __SSE2__
+	for (; i + 8 <= n; i += 8, p += 16)
+		tp_hex16(p, _mm_loadl_epi64((const __m128i *)(const void *)(b + i)));
+#endif
+	for (; i < n; i++) {
 		memcpy(p, tp_hex2 + b[i] * 2, 2);
 		p += 2;
 	}

@@ -12,6 +12,10 @@
 
 #include "base/bytes.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 extern const char tp_digits2[200];	/* "00".."99" */
 extern const char tp_hex2[512];	/* "00".."ff" */
 /* "0000".."9999", the first digit in the lowest byte of each entry */
@@ -91,6 +95,68 @@ tp_fmt_u64_wide(char *p, uint64_t v)
 	d = tp_digits8((uint32_t)(v % 100000000));
 	tp_put_le64(p + n - 8, d);
 	return p + n;
+}
+
+#ifdef __SSE2__
+/*
+ * The 8 bytes in the low half of x as 16 hex digits at p, in their order:
+ * each byte's two nibbles side by side, then '0' added, and 'a' - '0' -
+ * 10 more where a nibble is above 9.
+ */
+static inline void
+tp_hex16(char *p, __m128i x)
+{
+	__m128i f = _mm_set1_epi8(0x0f);
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), f),
+	    _mm_and_si128(x, f));
+	__m128i a = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)),
+	    _mm_set1_epi8(0x27));
+
+	_mm_storeu_si128((__m128i *)(void *)p, _mm_add_epi8(d,
+	    _mm_add_epi8(a, _mm_set1_epi8('0'))));
+}
+#endif
+
+/*
+ * The 8 hex digits of v in ASCII, the most significant in the lowest
+ * byte: each nibble spread to a byte (three shifts and masks), then
+ * '0' + d, and 'a' - '0' - 10 more where d + 6 carries into bit 4.
+ */
+static inline uint64_t
+tp_hex8(uint32_t v)
+{
+	uint64_t x = v;
+
+	x = (x | x << 16) & UINT64_C(0x0000ffff0000ffff);
+	x = (x | x << 8) & UINT64_C(0x00ff00ff00ff00ff);
+	x = (x | x << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	x = __builtin_bswap64(x);
+	return x + UINT64_C(0x3030303030303030) + ((x +
+	    UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101)) *
+	    0x27;
+}
+
+/*
+ * v as tp_fmt_hex writes it, for a caller with 18 bytes of room at p: it
+ * may write past the digits (anything, up to p + 18).  No loop: the
+ * digits shifted to the top, 8 at a time.  Returns the end of the digits.
+ */
+static inline __attribute__((always_inline)) char *
+tp_fmt_hex_wide(char *p, uint64_t v)
+{
+	unsigned n = (unsigned)(64 - __builtin_clzll(v | 1) + 3) / 4;
+	uint64_t s = v << (4 * (16 - n));
+
+	p[0] = '0';
+	p[1] = 'x';
+#ifdef __SSE2__
+	tp_hex16(p + 2, _mm_cvtsi64_si128((long long)__builtin_bswap64(s)));
+#else
+	tp_put_le64(p + 2, tp_hex8((uint32_t)(s >> 32)));
+	if (n > 8)
+		tp_put_le64(p + 10, tp_hex8((uint32_t)s));
+#endif
+	return p + 2 + n;
 }
 
 /* v in decimal, as tp_fmt_i64 writes it: tp_fmt_u64_wide with 21 bytes. */

@@ -5,6 +5,8 @@
  * gzip stream that ends early, corrupt data and bytes after the last gzip
  * member are errors, never a silent truncation.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +15,11 @@
 #include <unistd.h>
 
 #include "io/input.h"
+
+#if !defined(TP_FUZZ) && defined(__linux__)
+#define TP_GZ_THREAD 1
+#include <pthread.h>
+#endif
 
 static int
 in_syserr(struct tp_in *in, const char *what)
@@ -34,6 +41,34 @@ in_dataerr(struct tp_in *in, const char *msg)
 #define TP_IN_RAW (TP_IN_BUF / 2)
 /* Less room than this at the buffer's end: the unread bytes move first. */
 #define IN_LOW (TP_IN_BUF / 4)
+
+void
+tp_pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	static long max;	/* pipe-max-size, read once; -1: unknown */
+	struct stat st;
+	long want = TP_PIPE_SIZE;
+	int now;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return;
+	if (max == 0) {
+		FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+		if (f == NULL || fscanf(f, "%ld", &max) != 1 || max <= 0)
+			max = -1;
+		if (f != NULL)
+			fclose(f);
+	}
+	if (max > 0 && max < want)
+		want = max;
+	now = fcntl(fd, F_GETPIPE_SZ);
+	if (now >= 0 && now < want)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)want);
+#else
+	(void)fd;
+#endif
+}
 
 static int
 in_init(struct tp_in *in, const char *name, struct tp_err *err, size_t cap)
@@ -66,6 +101,7 @@ tp_in_open(struct tp_in *in, const char *path, struct tp_err *err)
 		in->failed = 1;
 		return tp_fail(err, TP_EXIT_FAIL, "cannot open: %s", strerror(e));
 	}
+	tp_pipe_grow(in->fd);
 	return 0;
 }
 
@@ -75,6 +111,7 @@ tp_in_open_fd(struct tp_in *in, int fd, const char *name, struct tp_err *err)
 	if (in_init(in, name, err, TP_IN_BUF) < 0)
 		return -1;
 	in->fd = fd;
+	tp_pipe_grow(fd);
 	return 0;
 }
 
@@ -110,6 +147,17 @@ raw_read(struct tp_in *in, void *dst, size_t n)
 		in->memlen -= n;
 		return (long)n;
 	}
+#ifdef TP_GZ_THREAD
+	if (in->gzt != NULL) {
+		/* The reader thread: read(2) is where tp_in_close may end it. */
+		int old;
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+		do
+			r = read(in->fd, dst, n);
+		while (r < 0 && errno == EINTR);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	} else
+#endif
 	do
 		r = read(in->fd, dst, n);
 	while (r < 0 && errno == EINTR);
@@ -155,37 +203,67 @@ gz_abandon(struct tp_in *in)
 	return (long)n;
 }
 
-/* Inflate into buf[len..cap).  Returns bytes produced, 0 at end, -1. */
-static long
-gz_read(struct tp_in *in)
+/* What stopped an inflate after the bytes it made (struct gz_fault). */
+enum { GZ_OK, GZ_SYSERR, GZ_DATAERR };
+#define GZ_ABANDON (-2)
+
+struct gz_fault {
+	int kind;
+	int errnum;		/* GZ_SYSERR */
+	char msg[200];		/* GZ_DATAERR */
+};
+
+static void
+gz_data_fault(struct gz_fault *f, const char *msg)
 {
-	unsigned char *out = in->buf + in->len;
-	size_t room = in->cap - in->len;
+	f->kind = GZ_DATAERR;
+	snprintf(f->msg, sizeof f->msg, "%s", msg);
+}
+
+/*
+ * Inflate into out[0..room).  Returns the bytes made (0 at the end) with
+ * f->kind set when something went wrong after them, or GZ_ABANDON when
+ * the first read turned out not to be gzip.  Touches only the stream
+ * (in->zs, in->raw, in->gz, the source), not the buffer nor in->err: the
+ * reader thread runs it.
+ */
+static long
+gz_inflate(struct tp_in *in, unsigned char *out, size_t room,
+    struct gz_fault *f)
+{
 	int rc;
 
+	f->kind = GZ_OK;
 	for (;;) {
 		if (in->zs.avail_in == 0) {
 			long r;
 			in->gz_first = 0;
 			r = raw_read(in, in->raw, TP_IN_RAW);
-			if (r < 0)
-				return -1;
+			if (r < 0) {
+				f->kind = GZ_SYSERR;
+				f->errnum = errno;
+				return 0;
+			}
 			if (r == 0) {
-				if (in->gz == 2)
-					return 0;	/* ended between members */
-				return in_dataerr(in,
-				    "truncated gzip stream (unexpected end of file)");
+				if (in->gz != 2)
+					gz_data_fault(f, "truncated gzip stream "
+					    "(unexpected end of file)");
+				return 0;
 			}
 			in->zs.next_in = in->raw;
 			in->zs.avail_in = (uInt)r;
 		}
 		if (in->gz == 2) {
 			/* Another member follows, or garbage. */
-			if (in->zs.next_in[0] != 0x1f)
-				return in_dataerr(in,
-				    "data after the end of the gzip stream");
-			if (inflateReset(&in->zs) != Z_OK)
-				return in_dataerr(in, "corrupt gzip data");
+			if (in->zs.next_in[0] != 0x1f) {
+				gz_data_fault(f, "data after the end of the "
+				    "gzip stream");
+				return 0;
+			}
+			if (inflateReset(&in->zs) != Z_OK) {
+				gz_data_fault(f, "corrupt gzip data");
+				return 0;
+			}
 			in->gz = 1;
 		}
 		in->zs.next_out = out;
@@ -194,25 +272,203 @@ gz_read(struct tp_in *in)
 		if (rc == Z_STREAM_END) {
 			in->gz = 2;
 		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-			size_t made = room - in->zs.avail_out;
-			char msg[200];
 			if (in->gz_fallback && in->gz_first > 0 &&
 			    in->zs.total_out == 0)
-				return gz_abandon(in);
-			snprintf(msg, sizeof msg, "corrupt gzip data: %s",
+				return GZ_ABANDON;
+			f->kind = GZ_DATAERR;
+			snprintf(f->msg, sizeof f->msg, "corrupt gzip data: %s",
 			    in->zs.msg ? in->zs.msg : "inflate failed");
-			/*
-			 * The bytes inflated before the damage are delivered
-			 * first; the error (at their end) comes with the
-			 * next read, as in->failed is set.
-			 */
-			in_dataerr(in, msg);
-			in->err->offset += made;
-			return made > 0 ? (long)made : -1;
+			return (long)(room - in->zs.avail_out);
 		}
 		if (room - in->zs.avail_out > 0)
 			return (long)(room - in->zs.avail_out);
 	}
+}
+
+/*
+ * The fault after made bytes, as the caller delivers them: the bytes
+ * first, the error (at their end) with the next read, as in->failed is
+ * set.  Returns what the read returns.
+ */
+static long
+gz_apply(struct tp_in *in, long made, const struct gz_fault *f)
+{
+	if (f->kind == GZ_SYSERR) {
+		errno = f->errnum;
+		in_syserr(in, "read error");
+	} else if (f->kind == GZ_DATAERR) {
+		in_dataerr(in, f->msg);
+		in->err->offset += (uint64_t)made;
+	}
+	return made > 0 || f->kind == GZ_OK ? made : -1;
+}
+
+#ifdef TP_GZ_THREAD
+/*
+ * Inflating is most of the work of reading gzip (zlib makes 250-400 MB/s
+ * here, a decoder writes text at twice that): once the stream has shown
+ * itself to be gzip, a reader thread inflates into a ring of blocks on
+ * the second core while the program decodes.  The thread owns the stream
+ * and the source from then on; the blocks carry the bytes and the fault
+ * after them, delivered in order, so offsets and messages are the same.
+ */
+#define GZ_BLOCK (256 * 1024)
+#define GZ_NBLOCK 4
+
+struct gz_block {
+	unsigned char *data;
+	long len;		/* bytes made, 0 at the end */
+	size_t off;		/* bytes delivered so far */
+	struct gz_fault fault;
+};
+
+struct tp_gz_thread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, freed;
+	struct tp_in *in;
+	unsigned head, tail;	/* blocks [head, tail) are full */
+	int stop;
+	struct gz_block b[GZ_NBLOCK];
+};
+
+static void *
+gz_thread(void *arg)
+{
+	struct tp_gz_thread *t = arg;
+	int done = 0, old;
+
+	/* Cancelled only inside read(2) (raw_read), at tp_in_close. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	while (!done) {
+		struct gz_block *b;
+		pthread_mutex_lock(&t->mu);
+		while (t->tail - t->head == GZ_NBLOCK && !t->stop)
+			pthread_cond_wait(&t->freed, &t->mu);
+		if (t->stop) {
+			pthread_mutex_unlock(&t->mu);
+			break;
+		}
+		b = &t->b[t->tail % GZ_NBLOCK];
+		pthread_mutex_unlock(&t->mu);
+		b->off = 0;
+		b->len = gz_inflate(t->in, b->data, GZ_BLOCK, &b->fault);
+		done = b->len == 0 || b->fault.kind != GZ_OK;
+		pthread_mutex_lock(&t->mu);
+		t->tail++;
+		pthread_cond_signal(&t->filled);
+		pthread_mutex_unlock(&t->mu);
+	}
+	return NULL;
+}
+
+static void
+gz_thread_free(struct tp_gz_thread *t)
+{
+	for (unsigned i = 0; i < GZ_NBLOCK; i++)
+		free(t->b[i].data);
+	free(t);
+}
+
+/* Start the thread; on any failure reading simply goes on without it. */
+static void
+gz_thread_start(struct tp_in *in)
+{
+	struct tp_gz_thread *t = calloc(1, sizeof *t);
+	unsigned i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < GZ_NBLOCK; i++)
+		if ((t->b[i].data = malloc(GZ_BLOCK)) == NULL) {
+			gz_thread_free(t);
+			return;
+		}
+	t->in = in;
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_cond_init(&t->filled, NULL);
+	pthread_cond_init(&t->freed, NULL);
+	in->gzt = t;
+	if (pthread_create(&t->th, NULL, gz_thread, t) != 0) {
+		in->gzt = NULL;
+		gz_thread_free(t);
+	}
+}
+
+/* The next bytes from the thread into buf[len..cap), as gz_read. */
+static long
+gz_thread_read(struct tp_in *in)
+{
+	struct tp_gz_thread *t = in->gzt;
+	struct gz_block *b;
+	size_t room = in->cap - in->len, n;
+	long made;
+
+	pthread_mutex_lock(&t->mu);
+	while (t->tail == t->head)
+		pthread_cond_wait(&t->filled, &t->mu);
+	b = &t->b[t->head % GZ_NBLOCK];
+	pthread_mutex_unlock(&t->mu);
+	n = (size_t)b->len - b->off;
+	if (n > room)
+		n = room;
+	memcpy(in->buf + in->len, b->data + b->off, n);
+	b->off += n;
+	made = (long)n;
+	if (b->off < (size_t)b->len)
+		return made;
+	if (b->len == 0 || b->fault.kind != GZ_OK)
+		return gz_apply(in, made, &b->fault);	/* the last block */
+	pthread_mutex_lock(&t->mu);
+	t->head++;
+	pthread_cond_signal(&t->freed);
+	pthread_mutex_unlock(&t->mu);
+	return made;
+}
+
+static void
+gz_thread_stop(struct tp_in *in)
+{
+	struct tp_gz_thread *t = in->gzt;
+
+	if (t == NULL)
+		return;
+	pthread_mutex_lock(&t->mu);
+	t->stop = 1;
+	pthread_cond_signal(&t->freed);
+	pthread_mutex_unlock(&t->mu);
+	/* A source that never ends nor sends (a stalled pipe) must not
+	   hold up the close: read(2) is where the thread waits. */
+	pthread_cancel(t->th);
+	pthread_join(t->th, NULL);
+	in->gzt = NULL;
+	gz_thread_free(t);
+}
+#endif
+
+/* Inflate into buf[len..cap).  Returns bytes produced, 0 at end, -1. */
+static long
+gz_read(struct tp_in *in)
+{
+	struct gz_fault f;
+	long made;
+
+#ifdef TP_GZ_THREAD
+	if (in->gzt != NULL)
+		return gz_thread_read(in);
+#endif
+	made = gz_inflate(in, in->buf + in->len, in->cap - in->len, &f);
+	if (made == GZ_ABANDON)
+		return gz_abandon(in);
+	if (f.kind != GZ_OK)
+		return gz_apply(in, made, &f);
+#ifdef TP_GZ_THREAD
+	/* Gzip for sure now (the fallback window is past), from a file or
+	   a pipe, and more to come. */
+	if (made > 0 && in->fd >= 0 && in->gz_first == 0)
+		gz_thread_start(in);
+#endif
+	return made;
 }
 
 static long in_more(struct tp_in *in);
@@ -256,7 +512,7 @@ in_more(struct tp_in *in)
 
 	if (in->eof || in->failed)
 		return in->failed ? -1 : 0;
-	if (in->gz)
+	if (in->gzt != NULL || in->gz)	/* in->gz is the thread's */
 		r = gz_read(in);
 	else
 		r = raw_read(in, in->buf + in->len, in->cap - in->len);
@@ -450,6 +706,9 @@ tp_in_close(struct tp_in *in)
 	int rc = in->failed ? -1 : 0;
 
 	/* Safe to call twice: everything released is marked so. */
+#ifdef TP_GZ_THREAD
+	gz_thread_stop(in);
+#endif
 	if (in->gz)
 		inflateEnd(&in->zs);
 	if (in->fd > 0)

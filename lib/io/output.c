@@ -264,6 +264,7 @@ open_path(struct tp_out *o, const char *path, int binary, struct tp_err *err)
 	    (exists && S_ISREG(st.st_mode) ? O_TRUNC : 0));
 	if (o->fd < 0)
 		return open_fail(o, err, errno, "cannot open", NULL);
+	tp_pipe_grow(o->fd);
 	if (binary && isatty(o->fd)) {
 		close(o->fd);
 		o->fd = -1;
@@ -290,7 +291,8 @@ tp_out_open(struct tp_out *o, const char *path, int binary,
 			    "binary data to a terminal (use -o FILE or a "
 			    "redirection)");
 		}
-			o->fd = 1;
+		o->fd = 1;
+		tp_pipe_grow(1);
 	} else if (open_path(o, path, binary, err) < 0) {
 		return -1;
 	}
@@ -310,6 +312,7 @@ tp_out_open_fd(struct tp_out *o, int fd, const char *name)
 	memset(o, 0, sizeof *o);
 	o->name = name;
 	o->fd = fd;
+	tp_pipe_grow(fd);
 	o->buf = malloc(TP_OUT_BUF + TP_OUT_SLACK);
 	return o->buf != NULL ? 0 : -1;
 }

@@ -35,7 +35,7 @@
 #ifdef TP_FUZZ
 #define TP_OUT_BUF 4096
 #else
-#define TP_OUT_BUF (512 * 1024)
+#define TP_OUT_BUF (128 * 1024)
 #endif
 #define TP_OUT_SLACK (64 * 1024)	/* tp_out_reserve() guarantees up to this */
 

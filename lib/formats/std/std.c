@@ -50,12 +50,14 @@ std_number(const char **s, const char *end, uint64_t *v)
 {
 	const char *p = *s;
 	uint64_t x = 0;
+	unsigned n = 0;
 
 	if (p == end || *p < '0' || *p > '9')
 		return -1;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+	/* 19 digits always fit: the overflow test from the 20th on. */
+	for (; p < end && *p >= '0' && *p <= '9'; p++, n++) {
 		unsigned d = (unsigned)(*p - '0');
-		if (x > (UINT64_MAX - d) / 10)
+		if (n >= 19 && x > (UINT64_MAX - d) / 10)
 			return -2;
 		x = x * 10 + d;
 	}
@@ -95,9 +97,11 @@ rs_parse(const char *line, size_t len, struct rb_event *e,
 	for (oplen = 0; op + oplen < bar && op[oplen] >= 'a' &&
 	    op[oplen] <= 'z'; oplen++)
 		;
+	/* The name's first letter, then the rest and its end. */
 	for (i = 0; i < RB_NOPS; i++)
-		if (strlen(std_op[i]) == oplen &&
-		    memcmp(op, std_op[i], oplen) == 0)
+		if (oplen > 0 && std_op[i][0] == op[0] &&
+		    strncmp(op, std_op[i], oplen) == 0 &&
+		    std_op[i][oplen] == '\0')
 			break;
 	if (i == RB_NOPS) {
 		*why = "unknown operation (acq rel r w fork join begin end "

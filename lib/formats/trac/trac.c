@@ -411,21 +411,21 @@ emit_insn(struct dec *d, const struct blk *b)
 	/* " tid=T seq=N pc=0x..", shared by the access records. */
 	h = head;
 	memcpy(h, " tid=", 5);
-	h = tp_fmt_u64(h + 5, tid);
+	h = tp_fmt_u64_wide(h + 5, tid);
 	memcpy(h, " seq=", 5);
-	h = tp_fmt_u64(h + 5, d->seq);
+	h = tp_fmt_u64_wide(h + 5, d->seq);
 	memcpy(h, " pc=", 4);
-	h = tp_fmt_hex(h + 4, d->cip);
+	h = tp_fmt_hex_wide(h + 4, d->cip);
 	headlen = (size_t)(h - head);
 
 	p = tp_out_reserve(d->out, 128 + headlen + 2 * TRAC_MAX_OPCODE +
 	    (size_t)(back != NULL ? a->nslots : b->nreg) * (28 + 18));
 	memcpy(p, "insn seq=", 9);
-	p = tp_fmt_u64(p + 9, d->seq);
+	p = tp_fmt_u64_wide(p + 9, d->seq);
 	memcpy(p, " tid=", 5);
-	p = tp_fmt_u64(p + 5, tid);
+	p = tp_fmt_u64_wide(p + 5, tid);
 	memcpy(p, " pc=", 4);
-	p = tp_fmt_hex(p + 4, d->cip);
+	p = tp_fmt_hex_wide(p + 4, d->cip);
 	memcpy(p, " bytes=", 7);
 	p = tp_fmt_hexbytes(p + 7, b->op, b->oplen);
 	if (b->tid_in == 2) {
@@ -440,11 +440,11 @@ emit_insn(struct dec *d, const struct blk *b)
 	}
 	if (b->flags & TRAC_FLAG_RSVD) {
 		memcpy(p, " rsvd=", 6);
-		p = tp_fmt_hex(p + 6, b->flags & TRAC_FLAG_RSVD);
+		p = tp_fmt_hex_wide(p + 6, b->flags & TRAC_FLAG_RSVD);
 	}
 	if (back != NULL && known) {
 		memcpy(p, " tprev=", 7);
-		p = tp_fmt_u64(p + 7, back->last_seq);
+		p = tp_fmt_u64_wide(p + 7, back->last_seq);
 	} else if (back != NULL && !full && d->seq > 0) {
 		memcpy(p, " tprev=none", 11);
 		p += 11;
@@ -452,7 +452,7 @@ emit_insn(struct dec *d, const struct blk *b)
 	for (i = 0; i < b->nreg; i++) {
 		unsigned s = b->abs[i];
 		memcpy(p, t->key[s], 24);
-		p = tp_fmt_hex(p + t->keylen[s],
+		p = tp_fmt_hex_wide(p + t->keylen[s],
 		    rdptr(b->val + (size_t)i * ps, ps));
 	}
 	if (back != NULL) {
@@ -471,7 +471,7 @@ emit_insn(struct dec *d, const struct blk *b)
 				continue;
 			memcpy(p, " ctx.", 5);
 			memcpy(p + 5, t->key[s] + 1, 23);
-			p = tp_fmt_hex(p + 4 + t->keylen[s], d->g[s]);
+			p = tp_fmt_hex_wide(p + 4 + t->keylen[s], d->g[s]);
 		}
 	}
 	*p++ = '\n';
@@ -491,17 +491,17 @@ emit_insn(struct dec *d, const struct blk *b)
 		memcpy(p, head, headlen);
 		p += headlen;
 		memcpy(p, " addr=", 6);
-		p = tp_fmt_hex(p + 6, rdptr(b->addr + (size_t)i * ps, ps));
+		p = tp_fmt_hex_wide(p + 6, rdptr(b->addr + (size_t)i * ps, ps));
 		memcpy(p, ps == 8 ? " size=8 old=" : " size=4 old=", 12);
-		p = tp_fmt_hex(p + 12, rdptr(b->old + (size_t)i * ps, ps));
+		p = tp_fmt_hex_wide(p + 12, rdptr(b->old + (size_t)i * ps, ps));
 		if (!unchanged) {
 			memcpy(p, " new=", 5);
-			p = tp_fmt_hex(p + 5, rdptr(nv, ps));
+			p = tp_fmt_hex_wide(p + 5, rdptr(nv, ps));
 			nv += ps;	/* NewData holds the changed ones only */
 		}
 		if (f & ~TRAC_MEM_UNCHANGED) {
 			memcpy(p, " flags=", 7);
-			p = tp_fmt_hex(p + 7, f);
+			p = tp_fmt_hex_wide(p + 7, f);
 		}
 		*p++ = '\n';
 		tp_out_commit(d->out, p);

@@ -139,10 +139,10 @@ fast_head(struct dec *d, char *p, const char *kind, size_t klen,
 {
 	memcpy(p, kind, klen);
 	memcpy(p + klen, " tid=", 5);
-	p = tp_fmt_u64(p + klen + 5, d->tid);
+	p = tp_fmt_u64_wide(p + klen + 5, d->tid);
 	if (depth > 0) {
 		memcpy(p, " depth=", 7);
-		p = tp_fmt_u64(p + 7, depth);
+		p = tp_fmt_u64_wide(p + 7, depth);
 	}
 	return p;
 }
@@ -153,9 +153,9 @@ put_insn(struct dec *d, unsigned depth, uint64_t pc, uint64_t size, int abs)
 	char *p = fast_head(d, tp_out_reserve(d->out, 128), "insn", 4, depth);
 
 	memcpy(p, " pc=", 4);
-	p = tp_fmt_hex(p + 4, pc);
+	p = tp_fmt_hex_wide(p + 4, pc);
 	memcpy(p, " size=", 6);
-	p = tp_fmt_u64(p + 6, size);
+	p = tp_fmt_u64_wide(p + 6, size);
 	if (abs) {
 		memcpy(p, " exec=abs", 9);
 		p += 9;
@@ -176,11 +176,11 @@ put_access(struct dec *d, int write, unsigned depth, uint64_t addr,
 	p = write ? fast_head(d, p, "write", 5, depth) :
 	    fast_head(d, p, "read", 4, depth);
 	memcpy(p, " pc=", 4);
-	p = tp_fmt_hex(p + 4, d->pc);
+	p = tp_fmt_hex_wide(p + 4, d->pc);
 	memcpy(p, " addr=", 6);
-	p = tp_fmt_hex(p + 6, addr);
+	p = tp_fmt_hex_wide(p + 6, addr);
 	memcpy(p, " size=", 6);
-	p = tp_fmt_u64(p + 6, size);
+	p = tp_fmt_u64_wide(p + 6, size);
 	if (has_data && fast) {
 		memcpy(p, " data=", 6);
 		p = tp_fmt_hexbytes(p + 6, data, (size_t)size);
@@ -212,10 +212,10 @@ put_reg_value(struct dec *d, unsigned depth, unsigned num, uint64_t value)
 		memcpy(p, name, n);
 		p += n;
 	} else {
-		p = tp_fmt_u64(p, num);
+		p = tp_fmt_u64_wide(p, num);
 	}
 	memcpy(p, " value=", 7);
-	p = tp_fmt_hex(p + 7, value);
+	p = tp_fmt_hex_wide(p + 7, value);
 	*p++ = '\n';
 	tp_out_commit(d->out, p);
 }
