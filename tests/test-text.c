@@ -184,6 +184,15 @@ test_reader_values(void)
 	    u == UINT64_MAX && tp_parse_u64("18446744073709551616", 20, &u) < 0 &&
 	    tp_parse_u64("99999999999999999999", 20, &u) < 0,
 	    "20 digits: the largest u64, one more, and far more");
+	ok(tp_parse_u64("0xffffffffffffffff", 18, &u) == 0 && u == UINT64_MAX &&
+	    tp_parse_u64("0x000000000000000000ff", 22, &u) == 0 && u == 255 &&
+	    tp_parse_u64("0x1ffffffffffffffff", 19, &u) < 0 &&
+	    tp_parse_u64("0xfffffffffffffffg", 18, &u) < 0 &&
+	    tp_parse_u64("0x7ff6a00010 0", 14, &u) < 0 &&
+	    tp_parse_u64("0xAbC", 5, &u) == 0 && u == 0xabc &&
+	    tp_parse_u64("0x", 2, &u) < 0,
+	    "hex: 16 digits, leading zeros past 16, 17 digits, a bad digit "
+	    "last or inside, upper case, no digits");
 	ok(parse("x f=1e+300 g=-0.0 n=nan:0x7ff0000000000001 i=-inf\r\n") == 1,
 	    "floats parse, CRLF accepted");
 	f = tr_find(&rec, "f");

@@ -565,7 +565,7 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 	const char *p = line, *end = line + len, *bad, *why;
 	/*
 	 * A key seen before makes the record malformed.  A 64-bit mask of
-	 * (first byte, length) spares the comparisons for records whose
+	 * (second byte, last byte, length) spares the comparisons for records whose
 	 * keys all differ there; where two meet in it, the key is compared
 	 * with those before it.  In a record of many keys (a full register
 	 * dump: xmm3_1, xmm4_1...) the mask is full, and a bitmap of the
@@ -605,7 +605,9 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 			    "expected key=value");
 		if (rec->nf == TR_MAXFIELDS)
 			return syntax_error(r, line, k, "too many fields");
-		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
+		/* k[1] is '=' for a key of one byte. */
+		bit = UINT64_C(1) << (((unsigned char)k[1] +
+		    (unsigned char)p[-1] * 2u + (unsigned)(p - k)) & 63);
 		if ((seen & bit) && dup_key(rec, k, (size_t)(p - k), &seen,
 		    &hashed))
 			return tr_dup_fail(r->err, r->lineno, line, len, k);
@@ -824,22 +826,36 @@ int
 tp_parse_u64(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned bad = 0;
 	size_t i;
 
+	/*
+	 * Hex (registers, addresses: up to 16 digits) without a branch per
+	 * digit: whether a byte was no digit is gathered in bad and asked
+	 * once.  Up to 16 hex and 19 decimal digits cannot overflow.
+	 */
 	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (i = 2; i < n; i++) {
-			int h = hexdigit[(unsigned char)s[i]] - 1;
-			if (h < 0 || x > UINT64_MAX >> 4)
+		if (n - 2 > 16) {
+			/* Leading zeros: 0x0000000000000000001 is 1. */
+			while (n - 2 > 16 && s[2] == '0')
+				s++, n--;
+			if (n - 2 > 16)
 				return -1;
-			x = x << 4 | (unsigned)h;
 		}
+		for (i = 2; i < n; i++) {
+			unsigned h = hexdigit[(unsigned char)s[i]] - 1u;
+			bad |= h;
+			x = x << 4 | (h & 15u);
+		}
+		if (bad > 15)
+			return -1;
 		*v = x;
 		return 0;
 	}
 	if (n == 0)
 		return -1;
 	if (n < 20) {
-		/* At most 19 digits cannot overflow: no check per digit. */
+		/* Short numbers mostly (tid=3): a branch each is cheaper. */
 		for (i = 0; i < n; i++) {
 			unsigned d = (unsigned char)s[i] - '0';
 			if (d > 9)
