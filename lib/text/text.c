@@ -822,6 +822,35 @@ static const unsigned char hexdigit[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+/*
+ * Eight hex digits at s as one word: their value, or -1 when a byte is
+ * no hex digit.  Per byte, with no carry between bytes (each is below
+ * 0x80 when added to): a digit is 0x30-0x39, a letter 0x61-0x66 once
+ * lower-cased.
+ */
+static int64_t
+hex8(const char *s)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+	uint64_t x, y, c, digit, letter, v;
+
+	memcpy(&x, s, 8);
+	y = x & ~high;
+	c = y | ones * 0x20;
+	digit = (y + ones * 0x50) & ~(y + ones * 0x46);
+	letter = (c + ones * 0x1f) & ~(c + ones * 0x19);
+	if (((digit | letter) & high) != high || (x & high) != 0)
+		return -1;
+	/* Letters have bit 6: 'a' (0x61) & 15 is 1, plus 9. */
+	v = (y & ones * 0x0f) + ((y >> 6) & ones) * 9;
+	/* The first digit is the lowest byte: the most significant nibble. */
+	v = __builtin_bswap64(v);
+	v = (v | v >> 4) & UINT64_C(0x00ff00ff00ff00ff);
+	v = (v | v >> 8) & UINT64_C(0x0000ffff0000ffff);
+	v = (v | v >> 16) & UINT64_C(0x00000000ffffffff);
+	return (int64_t)v;
+}
+
 int
 tp_parse_u64(const char *s, size_t n, uint64_t *v)
 {
@@ -841,6 +870,19 @@ tp_parse_u64(const char *s, size_t n, uint64_t *v)
 				s++, n--;
 			if (n - 2 > 16)
 				return -1;
+		}
+		if (n - 2 > 8) {
+			/*
+			 * Registers and addresses: two words of eight
+			 * digits, the first and the last eight (they overlap
+			 * below 16 digits).
+			 */
+			int64_t a = hex8(s + 2), b = hex8(s + n - 8);
+			if (a < 0 || b < 0)
+				return -1;
+			*v = (uint64_t)a >> 4 * (16 - (n - 2)) << 32 |
+			    (uint64_t)b;
+			return 0;
 		}
 		for (i = 2; i < n; i++) {
 			unsigned h = hexdigit[(unsigned char)s[i]] - 1u;
