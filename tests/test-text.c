@@ -184,6 +184,48 @@ test_reader_values(void)
 	    u == UINT64_MAX && tp_parse_u64("18446744073709551616", 20, &u) < 0 &&
 	    tp_parse_u64("99999999999999999999", 20, &u) < 0,
 	    "20 digits: the largest u64, one more, and far more");
+	ok(tp_parse_u64("0xffffffffffffffff", 18, &u) == 0 && u == UINT64_MAX &&
+	    tp_parse_u64("0x000000000000000000ff", 22, &u) == 0 && u == 255 &&
+	    tp_parse_u64("0x1ffffffffffffffff", 19, &u) < 0 &&
+	    tp_parse_u64("0xfffffffffffffffg", 18, &u) < 0 &&
+	    tp_parse_u64("0x7ff6a00010 0", 14, &u) < 0 &&
+	    tp_parse_u64("0xAbC", 5, &u) == 0 && u == 0xabc &&
+	    tp_parse_u64("0x", 2, &u) < 0,
+	    "hex: 16 digits, leading zeros past 16, 17 digits, a bad digit "
+	    "last or inside, upper case, no digits");
+	{
+		/*
+		 * 9 to 16 digits go eight at a time: every length, every
+		 * position, against strtoull; each byte that is no hex
+		 * digit (those next to the ranges, controls that look like
+		 * digits once lower-cased, bytes from 0x80) refused there.
+		 */
+		static const unsigned char badc[] = { 0x10, 0x19, '/', ':',
+		    '@', 'G', '`', 'g', 0x80, 0xb0, 0xe1, 0xff, ' ', '=' };
+		const char *digs = "0123456789abcdefABCDEF";
+		char hx[20];
+		unsigned seed = 1, fails = 0;
+		for (size_t m = 1; m <= 16; m++)
+			for (int t = 0; t < 200; t++) {
+				hx[0] = '0', hx[1] = 'x';
+				for (size_t j = 0; j < m; j++) {
+					seed = seed * 1103515245u + 12345u;
+					hx[2 + j] = digs[(seed >> 16) % 22];
+				}
+				hx[2 + m] = '\0';
+				if (tp_parse_u64(hx, m + 2, &u) != 0 ||
+				    u != strtoull(hx, NULL, 16))
+					fails++;
+				for (size_t k = 0; k < sizeof badc; k++) {
+					char save = hx[2 + t % m];
+					hx[2 + t % m] = (char)badc[k];
+					fails += tp_parse_u64(hx, m + 2, &u) == 0;
+					hx[2 + t % m] = save;
+				}
+			}
+		ok(fails == 0, "hex of 1 to 16 digits as strtoull reads them, "
+		    "a byte that is no digit refused anywhere (%u wrong)", fails);
+	}
 	ok(parse("x f=1e+300 g=-0.0 n=nan:0x7ff0000000000001 i=-inf\r\n") == 1,
 	    "floats parse, CRLF accepted");
 	f = tr_find(&rec, "f");

@@ -565,7 +565,7 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 	const char *p = line, *end = line + len, *bad, *why;
 	/*
 	 * A key seen before makes the record malformed.  A 64-bit mask of
-	 * (first byte, length) spares the comparisons for records whose
+	 * (second byte, last byte, length) spares the comparisons for records whose
 	 * keys all differ there; where two meet in it, the key is compared
 	 * with those before it.  In a record of many keys (a full register
 	 * dump: xmm3_1, xmm4_1...) the mask is full, and a bitmap of the
@@ -605,7 +605,9 @@ tr_parse(struct tr_reader *r, const char *line, size_t len, struct tr_rec *rec)
 			    "expected key=value");
 		if (rec->nf == TR_MAXFIELDS)
 			return syntax_error(r, line, k, "too many fields");
-		bit = UINT64_C(1) << (((unsigned char)*k + (size_t)(p - k)) & 63);
+		/* k[1] is '=' for a key of one byte. */
+		bit = UINT64_C(1) << (((unsigned char)k[1] +
+		    (unsigned char)p[-1] * 2u + (unsigned)(p - k)) & 63);
 		if ((seen & bit) && dup_key(rec, k, (size_t)(p - k), &seen,
 		    &hashed))
 			return tr_dup_fail(r->err, r->lineno, line, len, k);
@@ -901,26 +903,82 @@ static const unsigned char hexdigit[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+/*
+ * Eight hex digits at s as one word: their value, or -1 when a byte is
+ * no hex digit.  Per byte, with no carry between bytes (each is below
+ * 0x80 when added to): a digit is 0x30-0x39, a letter 0x61-0x66 once
+ * lower-cased.
+ */
+static int64_t
+hex8(const char *s)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones * 0x80;
+	uint64_t x, y, c, digit, letter, v;
+
+	memcpy(&x, s, 8);
+	y = x & ~high;
+	c = y | ones * 0x20;
+	digit = (y + ones * 0x50) & ~(y + ones * 0x46);
+	letter = (c + ones * 0x1f) & ~(c + ones * 0x19);
+	if (((digit | letter) & high) != high || (x & high) != 0)
+		return -1;
+	/* Letters have bit 6: 'a' (0x61) & 15 is 1, plus 9. */
+	v = (y & ones * 0x0f) + ((y >> 6) & ones) * 9;
+	/* The first digit is the lowest byte: the most significant nibble. */
+	v = __builtin_bswap64(v);
+	v = (v | v >> 4) & UINT64_C(0x00ff00ff00ff00ff);
+	v = (v | v >> 8) & UINT64_C(0x0000ffff0000ffff);
+	v = (v | v >> 16) & UINT64_C(0x00000000ffffffff);
+	return (int64_t)v;
+}
+
 int
 tp_parse_u64(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
+	unsigned bad = 0;
 	size_t i;
 
+	/*
+	 * Hex (registers, addresses: up to 16 digits) without a branch per
+	 * digit: whether a byte was no digit is gathered in bad and asked
+	 * once.  Up to 16 hex and 19 decimal digits cannot overflow.
+	 */
 	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (i = 2; i < n; i++) {
-			int h = hexdigit[(unsigned char)s[i]] - 1;
-			if (h < 0 || x > UINT64_MAX >> 4)
+		if (n - 2 > 16) {
+			/* Leading zeros: 0x0000000000000000001 is 1. */
+			while (n - 2 > 16 && s[2] == '0')
+				s++, n--;
+			if (n - 2 > 16)
 				return -1;
-			x = x << 4 | (unsigned)h;
 		}
+		if (n - 2 > 8) {
+			/*
+			 * Registers and addresses: two words of eight
+			 * digits, the first and the last eight (they overlap
+			 * below 16 digits).
+			 */
+			int64_t a = hex8(s + 2), b = hex8(s + n - 8);
+			if (a < 0 || b < 0)
+				return -1;
+			*v = (uint64_t)a >> 4 * (16 - (n - 2)) << 32 |
+			    (uint64_t)b;
+			return 0;
+		}
+		for (i = 2; i < n; i++) {
+			unsigned h = hexdigit[(unsigned char)s[i]] - 1u;
+			bad |= h;
+			x = x << 4 | (h & 15u);
+		}
+		if (bad > 15)
+			return -1;
 		*v = x;
 		return 0;
 	}
 	if (n == 0)
 		return -1;
 	if (n < 20) {
-		/* At most 19 digits cannot overflow: no check per digit. */
+		/* Short numbers mostly (tid=3): a branch each is cheaper. */
 		for (i = 0; i < n; i++) {
 			unsigned d = (unsigned char)s[i] - '0';
 			if (d > 9)

@@ -6,7 +6,7 @@
  *                  string and stack pools, the schemas), field types,
  *                  the probe
  *   dial9-dec.c    the decoder, its fast path whole in that one file
- *   dial9-enc.c    the encoder
+ *   dial9-enc*.c   the encoder (dial9-enc.h: what its parts share)
  *   dial9-infer.c  what a value's text says its field type is
  *
  * Both sides keep the segment state with the same code, so that the
