@@ -66,6 +66,8 @@ struct thread {
 	struct open_slice *stack;
 	size_t n, cap;
 	size_t lanes;		/* its tracks of overlapping slices */
+	size_t *lane_ix;	/* the first nlane of them, as indexes of th */
+	size_t nlane, lane_cap;
 	uint64_t hi;		/* the latest end of the slices on its track */
 	uint64_t lane_end;	/* a lane: the latest end of its slices */
 	int run;		/* an instruction run is open */
@@ -366,9 +368,26 @@ lane(struct tc *c, size_t ti, uint64_t start)
 	int added;
 
 	for (k = 0;; k++) {
+		/*
+		 * A stream that goes back in time walks many lanes for each
+		 * slice: those known are found by index, not hashed again.
+		 */
+		if (k < c->th[ti].nlane) {
+			l = &c->th[c->th[ti].lane_ix[k]];
+			if (l->lane_end <= start)
+				break;
+			continue;
+		}
 		l = track(c, pid | TC_LANE_PID, tp_hash64(tid, k), pid, 0, &added);
 		if (l == NULL)
 			return NULL;
+		if (added && k == c->th[ti].nlane) {
+			struct thread *t = &c->th[ti];
+			if (tp_grow(&t->lane_ix, &t->lane_cap, t->nlane + 1,
+			    sizeof *t->lane_ix) < 0)
+				return NULL;
+			t->lane_ix[t->nlane++] = (size_t)(l - c->th);
+		}
 		if (added) {
 			l->tid = TC_NOTHREAD_TID + c->nothread++;
 			p = tp_fmt_u64(stpcpy(tp_fmt_u64(name, tid),
@@ -989,6 +1008,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 			free(t->stack[k].held.p);
 		}
 		free(t->stack);
+		free(t->lane_ix);
 	}
 	free(c.th);
 	free(c.appends.p);
