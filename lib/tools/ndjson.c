@@ -359,6 +359,21 @@ put_raw(struct tp_out *o, const char *v, size_t n)
 void
 nj_put_value(struct tp_out *o, const char *v, size_t n)
 {
+	/* A bare value, most of them: typed once, not scanned and then
+	   written (put_value's last two cases). */
+	if (n > 0 && v[0] != '"' && v[0] != '[' && v[0] != '{' &&
+	    n + 2 <= TP_OUT_SLACK) {
+		int str = bare_type(v, n) == BT_STRING;
+		char *d = tp_out_reserve(o, n + 2);
+		if (str)
+			*d++ = '"';
+		memcpy(d, v, n);
+		d += n;
+		if (str)
+			*d++ = '"';
+		tp_out_commit(o, d);
+		return;
+	}
 	if (!(scan_value(v, n, 1) & VS_RAW))
 		put_value(o, v, n);
 	else if (tp_utf8_valid(v, n) == n)
