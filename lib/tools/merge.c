@@ -601,7 +601,13 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 	uint64_t tail_first = 0, tail_last = 0;
 	int fd, bad;
 
-	qsort(r->u, r->n, sizeof *r->u, unit_cmp);
+	/* A run in order already (a stream sorted but for a few records,
+	   or a merge of sorted ones) is left as it is: the order the sort
+	   gives, its keys being distinct. */
+	for (k = 1; k < r->n && unit_cmp(&r->u[k - 1], &r->u[k]) < 0; k++)
+		;
+	if (k < r->n)
+		qsort(r->u, r->n, sizeof *r->u, unit_cmp);
 	/*
 	 * The lines after the input's last record: the unit of the same ts
 	 * and the highest offset, right after that record's.  The merge
