@@ -3,6 +3,10 @@
  */
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "base/digits.h"
 #include "base/utf8.h"
 #include "text/json.h"
@@ -38,9 +42,33 @@ json_string(struct tp_json *j, const char *p, const char *e)
 	int lax = (j->flags & TP_JSON_LAX) != 0;
 
 	for (p++; p < e;) {
-		unsigned char c = (unsigned char)*p;
+		unsigned char c;
 		size_t n;
 
+#ifdef __SSE2__
+		/*
+		 * Most of a trace's strings is plain ASCII: skip it 16 bytes
+		 * at a time up to the first byte the loop below must see (a
+		 * quote, a backslash, a control or a byte of UTF-8; signed,
+		 * the last two are both below ' ').
+		 */
+		while (e - p >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const
+			    void *)p);
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+			    _mm_cmplt_epi8(v, _mm_set1_epi8(' '))));
+			if (m != 0) {
+				p += __builtin_ctz(m);
+				break;
+			}
+			p += 16;
+		}
+		if (p >= e)
+			break;
+#endif
+		c = (unsigned char)*p;
 		if (c == '"')
 			return p + 1;
 		if (c == '\\') {

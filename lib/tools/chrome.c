@@ -66,6 +66,8 @@ struct thread {
 	struct open_slice *stack;
 	size_t n, cap;
 	size_t lanes;		/* its tracks of overlapping slices */
+	size_t *lane_ix;	/* the first nlane of them, as indexes of th */
+	size_t nlane, lane_cap;
 	uint64_t hi;		/* the latest end of the slices on its track */
 	uint64_t lane_end;	/* a lane: the latest end of its slices */
 	int run;		/* an instruction run is open */
@@ -185,11 +187,11 @@ meta(struct tc *c, const char *what, uint64_t pid, uint64_t tid,
 	c->st->events++;
 }
 
-static int
-is_key(const struct tr_field *f, const char *key)
+/* Is the field's key key (n bytes)? */
+static inline int
+key_is(const struct tr_field *f, const char *key, size_t n)
 {
-	return key != NULL && f->keylen == strlen(key) &&
-	    memcmp(f->key, key, f->keylen) == 0;
+	return f->keylen == n && memcmp(f->key, key, n) == 0;
 }
 
 /*
@@ -201,17 +203,19 @@ static void
 put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec,
     const char *drop, const char *drop2)
 {
-	static const char *const own[] = { "ts", "tid", "input", "name" };
-	size_t i, k, n = 0;
+	/* The lengths once, not for each field: this runs per record. */
+	size_t dn = drop != NULL ? strlen(drop) : 0;
+	size_t dn2 = drop2 != NULL ? strlen(drop2) : 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < rec->nf; i++) {
 		const struct tr_field *f = &rec->f[i];
-		for (k = 0; k < 4; k++)
-			if (is_key(f, own[k]))
-				break;
 		/* WTF's time= is its raw ts, which ts already says. */
-		if (k < 4 || is_key(f, drop) || is_key(f, drop2) ||
-		    (c->wtf && is_key(f, "time")))
+		if (key_is(f, "ts", 2) || key_is(f, "tid", 3) ||
+		    key_is(f, "input", 5) || key_is(f, "name", 4) ||
+		    (drop != NULL && key_is(f, drop, dn)) ||
+		    (drop2 != NULL && key_is(f, drop2, dn2)) ||
+		    (c->wtf && key_is(f, "time", 4)))
 			continue;
 		tp_out_puts(o, n++ ? ",\"" : ",\"args\":{\"");
 		tp_out_write(o, f->key, f->keylen);
@@ -230,19 +234,48 @@ put_args(struct tc *c, struct tp_out *o, const struct tr_rec *rec,
  * doubles (exact: they are close), which adds up to the end.  Whole
  * microseconds add up exactly (below 2^53).
  */
+/*
+ * The double nearest t / 1000, ties to even: what reading fmt_time's
+ * "U.FFF" gives (put_dur's check), without writing and reading the text.
+ */
+static double
+us_value(uint64_t t)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 q, m, rest, half;
+	uint64_t mant, hi, bits;
+	int b, shift, sticky;
+	double scale;
+
+	/* Both exact below 2^53: one division rounds once. */
+	if (t < (UINT64_C(1) << 53))
+		return (double)t / 1000.0;
+	m = (u128)t << 64;
+	q = m / 1000;
+	sticky = m % 1000 != 0;
+	hi = (uint64_t)(q >> 64);	/* not 0: t / 1000 >= 2^43 */
+	b = 128 - __builtin_clzll(hi);
+	shift = b - 53;
+	mant = (uint64_t)(q >> shift);
+	rest = q & (((u128)1 << shift) - 1);
+	half = (u128)1 << (shift - 1);
+	if (rest > half || (rest == half && (sticky || (mant & 1))))
+		mant++;
+	bits = (uint64_t)(1023 + shift - 64) << 52;
+	memcpy(&scale, &bits, sizeof scale);
+	return (double)mant * scale;
+}
+
 static void
 put_dur(struct tc *c, struct tp_out *o, uint64_t start, uint64_t d)
 {
-	char a[32], e[32], *p;
-	double x, y, z;
+	char *p;
+	double x, z;
 
 	tp_out_puts(o, ",\"dur\":");
 	p = tp_out_reserve(o, 32);
 	if (c->mode != 1 || (start % 1000 == 0 && d % 1000 == 0) ||
-	    tp_parse_f64(a, (size_t)(fmt_time(c, a, start) - a), &x) < 0 ||
-	    tp_parse_f64(e, (size_t)(fmt_time(c, e, start + d) - e), &z) < 0 ||
-	    tp_parse_f64(p, (size_t)(fmt_time(c, p, d) - p), &y) < 0 ||
-	    x + y == z) {
+	    (x = us_value(start)) + us_value(d) == (z = us_value(start + d))) {
 		tp_out_commit(o, fmt_time(c, p, d));
 		return;
 	}
@@ -366,9 +399,26 @@ lane(struct tc *c, size_t ti, uint64_t start)
 	int added;
 
 	for (k = 0;; k++) {
+		/*
+		 * A stream that goes back in time walks many lanes for each
+		 * slice: those known are found by index, not hashed again.
+		 */
+		if (k < c->th[ti].nlane) {
+			l = &c->th[c->th[ti].lane_ix[k]];
+			if (l->lane_end <= start)
+				break;
+			continue;
+		}
 		l = track(c, pid | TC_LANE_PID, tp_hash64(tid, k), pid, 0, &added);
 		if (l == NULL)
 			return NULL;
+		if (added && k == c->th[ti].nlane) {
+			struct thread *t = &c->th[ti];
+			if (tp_grow(&t->lane_ix, &t->lane_cap, t->nlane + 1,
+			    sizeof *t->lane_ix) < 0)
+				return NULL;
+			t->lane_ix[t->nlane++] = (size_t)(l - c->th);
+		}
 		if (added) {
 			l->tid = TC_NOTHREAD_TID + c->nothread++;
 			p = tp_fmt_u64(stpcpy(tp_fmt_u64(name, tid),
@@ -989,6 +1039,7 @@ tc_convert(struct tr_reader *r, struct tp_out *o, const struct tc_opts *opts,
 			free(t->stack[k].held.p);
 		}
 		free(t->stack);
+		free(t->lane_ix);
 	}
 	free(c.th);
 	free(c.appends.p);

@@ -218,6 +218,15 @@ emit(struct tm_merge *m, size_t i, const char *line, size_t len,
 	}
 	if (m->opts.renumber && renumber(m, i, line, len, p, &np, err) < 0)
 		return -1;
+	/* A line as it is, most of them: one copy with its newline. */
+	if (np == 0 && !m->opts.tag && len < TP_OUT_SLACK) {
+		char *d = tp_out_reserve(out, len + 1);
+		memcpy(d, line, len);
+		d[len] = '\n';
+		tp_out_commit(out, d + len + 1);
+		m->records++;
+		return 0;
+	}
 	for (k = 0; k < np; k++) {
 		tp_out_write(out, at, (size_t)(p[k].at - at));
 		tp_out_write(out, p[k].text, p[k].textlen);
@@ -241,7 +250,7 @@ emit(struct tm_merge *m, size_t i, const char *line, size_t len,
  * written): those keep their place, as lines without ts do.
  */
 static int
-timed(const char *line, size_t len, const char **v, size_t *vl)
+timed(const char *line, size_t len, const char **v, size_t *vl, uint64_t *ts)
 {
 	const char *k = line;
 
@@ -249,6 +258,32 @@ timed(const char *line, size_t len, const char **v, size_t *vl)
 		return 0;
 	while (k < line + len && *k != ' ' && *k != '\t' && *k != '-')
 		k++;
+	/*
+	 * ts the first field (most records of a timed stream): a bare value
+	 * is read here, the blank-separated span tr_peek would give, and
+	 * when it is up to 19 decimal digits (no overflow) its number too:
+	 * 2.
+	 */
+	if (line + len - k > 4 && (*k == ' ' || *k == '\t') && k[1] == 't' &&
+	    k[2] == 's' && k[3] == '=' && k[4] >= '0' && k[4] <= '9') {
+		const char *p = k + 4, *end = line + len;
+		uint64_t x = 0;
+		unsigned d;
+		while (p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9) {
+			x = x * 10 + d;
+			p++;
+		}
+		*v = k + 4;
+		if ((p == end || *p == ' ' || *p == '\t') && p - *v < 20) {
+			*vl = (size_t)(p - *v);
+			*ts = x;
+			return 2;
+		}
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		*vl = (size_t)(p - *v);
+		return 1;
+	}
 	return (k == line + len || *k != '-') &&
 	    tr_peek(line, len, "ts", 2, v, vl);
 }
@@ -308,7 +343,8 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 	t->heldlen = 0;
 	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
 		uint64_t ts;
-		if (!timed(t->line, t->len, &v, &vl)) {
+		int has = timed(t->line, t->len, &v, &vl, &ts);
+		if (!has) {
 			/* In a sorted run they wait for the record after them,
 			   but for the lines after the input's last record. */
 			int now = !m->units || (t->r.lineno >= t->tail_first &&
@@ -320,7 +356,7 @@ advance(struct tm_merge *m, size_t i, struct tp_out *out, struct tp_err *err)
 				return -1;
 			continue;
 		}
-		if (parse_ts(t, v, vl, &ts, err) < 0)
+		if (has == 1 && parse_ts(t, v, vl, &ts, err) < 0)
 			return -1;
 		if (t->started && ts < t->prev_ts) {
 			if (m->opts.sort_check) {
@@ -565,7 +601,13 @@ flush_run(struct tm_merge *m, size_t origin, struct run *r,
 	uint64_t tail_first = 0, tail_last = 0;
 	int fd, bad;
 
-	qsort(r->u, r->n, sizeof *r->u, unit_cmp);
+	/* A run in order already (a stream sorted but for a few records,
+	   or a merge of sorted ones) is left as it is: the order the sort
+	   gives, its keys being distinct. */
+	for (k = 1; k < r->n && unit_cmp(&r->u[k - 1], &r->u[k]) < 0; k++)
+		;
+	if (k < r->n)
+		qsort(r->u, r->n, sizeof *r->u, unit_cmp);
 	/*
 	 * The lines after the input's last record: the unit of the same ts
 	 * and the highest offset, right after that record's.  The merge
@@ -648,13 +690,13 @@ sort_input(struct tm_merge *m, size_t i, struct run *r, struct tp_out *out,
 	int rc;
 
 	while ((rc = tr_line(&t->r, &t->line, &t->len)) > 0) {
-		int has_ts = timed(t->line, t->len, &v, &vl);
+		int has_ts = timed(t->line, t->len, &v, &vl, &ts);
 		if (!has_ts && !t->started) {
 			if (emit(m, i, t->line, t->len, out, err) < 0)
 				return -1;
 			continue;
 		}
-		if ((has_ts && parse_ts(t, v, vl, &ts, err) < 0) ||
+		if ((has_ts == 1 && parse_ts(t, v, vl, &ts, err) < 0) ||
 		    check(m, i, t->line, t->len, err) < 0)
 			return -1;
 		t->started = 1;

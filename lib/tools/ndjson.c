@@ -144,12 +144,20 @@ enum bare_type { BT_STRING, BT_NUMBER, BT_LITERAL };
 static enum bare_type
 bare_type(const char *t, size_t n)
 {
+	unsigned c = n > 0 ? (unsigned char)t[0] : 0;
+
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		/* "0x..", the most common value of a trace: a '0' followed
+		   by anything but '.', 'e' or 'E' begins no JSON number. */
+		if (c == '0' && n > 1 && t[1] != '.' && t[1] != 'e' &&
+		    t[1] != 'E')
+			return BT_STRING;
+		return is_json_int(t, n) || is_json_float(t, n) ? BT_NUMBER :
+		    BT_STRING;
+	}
 	if ((n == 4 && (memcmp(t, "true", 4) == 0 || memcmp(t, "null", 4) == 0))
 	    || (n == 5 && memcmp(t, "false", 5) == 0))
 		return BT_LITERAL;
-	if (n > 0 && (t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) &&
-	    (is_json_int(t, n) || is_json_float(t, n)))
-		return BT_NUMBER;
 	return BT_STRING;
 }
 
@@ -351,6 +359,21 @@ put_raw(struct tp_out *o, const char *v, size_t n)
 void
 nj_put_value(struct tp_out *o, const char *v, size_t n)
 {
+	/* A bare value, most of them: typed once, not scanned and then
+	   written (put_value's last two cases). */
+	if (n > 0 && v[0] != '"' && v[0] != '[' && v[0] != '{' &&
+	    n + 2 <= TP_OUT_SLACK) {
+		int str = bare_type(v, n) == BT_STRING;
+		char *d = tp_out_reserve(o, n + 2);
+		if (str)
+			*d++ = '"';
+		memcpy(d, v, n);
+		d += n;
+		if (str)
+			*d++ = '"';
+		tp_out_commit(o, d);
+		return;
+	}
 	if (!(scan_value(v, n, 1) & VS_RAW))
 		put_value(o, v, n);
 	else if (tp_utf8_valid(v, n) == n)
@@ -394,7 +417,7 @@ nj_from_text(struct tr_reader *r, struct tp_out *o, struct nj_stats *st)
 {
 	static struct tr_rec rec;
 	uint16_t quoted[TR_MAXFIELDS];
-	uint64_t mark;
+	uint64_t mark, seen2[2];
 	char *line;
 	size_t len, i, j, nq;
 	int rc;
@@ -410,23 +433,72 @@ nj_from_text(struct tr_reader *r, struct tp_out *o, struct nj_stats *st)
 			continue;
 		}
 		mark = tp_out_tell(o);
-		tp_out_puts(o, "{\"kind\":\"");
-		tp_out_write(o, rec.kind, rec.kindlen);
-		tp_out_putc(o, '"');
+		if (rec.kindlen + 10 <= TP_OUT_SLACK) {
+			char *d = tp_out_reserve(o, rec.kindlen + 10);
+			memcpy(d, "{\"kind\":\"", 9);
+			memcpy(d + 9, rec.kind, rec.kindlen);
+			d[9 + rec.kindlen] = '"';
+			tp_out_commit(o, d + 10 + rec.kindlen);
+		} else {
+			tp_out_puts(o, "{\"kind\":\"");
+			tp_out_write(o, rec.kind, rec.kindlen);
+			tp_out_putc(o, '"');
+		}
 		nq = 0;
+		seen2[0] = seen2[1] = 0;
 		for (i = 0; i < rec.nf; i++) {
 			const struct tr_field *f = &rec.f[i];
+			/* Second and last bytes too: rax, rcx, rsp... */
+			unsigned h = ((unsigned char)f->key[0] +
+			    (unsigned char)f->key[f->keylen > 1] * 5u +
+			    (unsigned char)f->key[f->keylen - 1] * 17u +
+			    f->keylen * 3u) & 127u;
+			uint64_t bit = UINT64_C(1) << (h & 63);
+			uint64_t *seen = &seen2[h >> 6];
 			unsigned fl;
+			int atkind;
 
-			for (j = 0; j < i; j++)
+			/* Keys that differ in first byte or length are not
+			   compared. */
+			for (j = 0; (*seen & bit) && j < i; j++)
 				if (rec.f[j].keylen == f->keylen &&
 				    memcmp(rec.f[j].key, f->key, f->keylen) == 0) {
 					unwrite(o, mark);
 					return tr_fail(r, &rec, f, "key given twice");
 				}
+			*seen |= bit;
 			/* "kind" is the record's kind; a field of that name is "@kind". */
-			tp_out_puts(o, f->keylen == 4 && memcmp(f->key, "kind", 4) == 0 ?
-			    ",\"@" : ",\"");
+			atkind = f->keylen == 4 && memcmp(f->key, "kind", 4) == 0;
+			/*
+			 * A bare value, most of them: typed once and written
+			 * with the key into room reserved for both, not in
+			 * five small writes.
+			 */
+			if ((f->vallen == 0 || (f->val[0] != '"' &&
+			    f->val[0] != '[' && f->val[0] != '{')) &&
+			    f->keylen + f->vallen + 8 <= TP_OUT_SLACK) {
+				int str = bare_type(f->val, f->vallen) ==
+				    BT_STRING;
+				char *d = tp_out_reserve(o, f->keylen +
+				    f->vallen + 8);
+				*d++ = ',';
+				*d++ = '"';
+				if (atkind)
+					*d++ = '@';
+				memcpy(d, f->key, f->keylen);
+				d += f->keylen;
+				*d++ = '"';
+				*d++ = ':';
+				if (str)
+					*d++ = '"';
+				memcpy(d, f->val, f->vallen);
+				d += f->vallen;
+				if (str)
+					*d++ = '"';
+				tp_out_commit(o, d);
+				continue;
+			}
+			tp_out_puts(o, atkind ? ",\"@" : ",\"");
 			tp_out_write(o, f->key, f->keylen);
 			tp_out_puts(o, "\":");
 			fl = scan_value(f->val, f->vallen, 1);
@@ -456,7 +528,8 @@ nj_from_text(struct tr_reader *r, struct tp_out *o, struct nj_stats *st)
 			}
 			tp_out_putc(o, ']');
 		}
-		tp_out_puts(o, "}\n");
+		tp_out_putc(o, '}');
+		tp_out_putc(o, '\n');
 		st->records++;
 	}
 	return rc;
