@@ -223,7 +223,7 @@ tp_split(const struct tp_split_args *a, const char *file, const char *prefix)
 			goto fail_in;
 		o.out_only = &scratch;
 	}
-	if (tc_init(&t, &o, &err) < 0) {
+	if (tc_cutter_init(&t, &o, &err) < 0) {
 		if (a->piece >= 0)
 			tp_out_close(&scratch, 0, &err);
 		goto fail_in;

@@ -143,7 +143,7 @@ restart(struct tp_cutter *c, uint64_t records, uint64_t offset,
 }
 
 int
-tc_init(struct tc_cutter *t, const struct tc_opts *o, struct tp_err *err)
+tc_cutter_init(struct tc_cutter *t, const struct tc_opts *o, struct tp_err *err)
 {
 	memset(t, 0, sizeof *t);
 	t->o = *o;

@@ -55,7 +55,7 @@ struct tc_cutter {
 };
 
 /* 0, or -1 with err filled. */
-int tc_init(struct tc_cutter *t, const struct tc_opts *o, struct tp_err *err);
+int tc_cutter_init(struct tc_cutter *t, const struct tc_opts *o, struct tp_err *err);
 
 /*
  * After the module: ok (it returned 0, or it was stopped after the one
