@@ -353,6 +353,14 @@ tp_time_range(const char *opt, const char *s, size_t n, uint64_t *lo,
 	*hi = UINT64_MAX;
 	if (n == 0)
 		return tp_fail(err, TP_EXIT_FAIL, "%s: empty element", opt);
+	if (s[0] == '+' && n > 1) {
+		char shown[TP_SHOW_MAX], rest[TP_SHOW_MAX];
+
+		tp_show(rest, s + 1, n - 1);
+		return tp_fail(err, TP_EXIT_FAIL, "%s: \"%s\": a range A+N "
+		    "needs its start A (write %s- for %s and after)", opt,
+		    tp_show(shown, s, n), rest, rest);
+	}
 	if (s[0] == '-')
 		return n == 1 ? bad_time(opt, s, n, "is not a range", err) :
 		    whole_time(opt, s + 1, n - 1, hi, 0, err);
