@@ -30,9 +30,11 @@ done
 exec sh -c "$*"
 EOS
 chmod +x fakessh
+# One job at a time on the stand-in host: every job shares its workdir,
+# and --cleanup of one removed it under the other's transfer.
 mkdir remote && rm -f piece-*.txt
-ls piece-*.data | PATH=$PATH parallel -k -j2 --ssh "$TMP/fakessh" \
-    --sshlogin 2/host --workdir "$TMP/remote" --transferfile {} \
+ls piece-*.data | PATH=$PATH parallel -k -j1 --ssh "$TMP/fakessh" \
+    --sshlogin 1/host --workdir "$TMP/remote" --transferfile {} \
     --return {.}.txt --cleanup \
     "PATH=$PATH; rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt"
 cat piece-*.txt > remote.txt
