@@ -36,7 +36,15 @@ mkdir remote && rm -f piece-*.txt
 ls piece-*.data | PATH=$PATH parallel -k -j1 --ssh "$TMP/fakessh" \
     --sshlogin 1/host --workdir "$TMP/remote" --transferfile {} \
     --return {.}.txt --cleanup \
-    "PATH=$PATH; rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt"
+    "PATH=$PATH; rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt" \
+    2> ssh.err
+st=$?
 cat piece-*.txt > remote.txt
 same_file remote.txt seq.txt "--sshlogin/--transferfile/--return: the same records"
+if ! cmp -s remote.txt seq.txt; then
+	# What parallel said, and what came back: for a failure seen elsewhere.
+	echo "# parallel exit $st; its standard error:"
+	head -n 20 ssh.err | sed 's/^/#   /'
+	ls -l piece-* remote | sed 's/^/#   /'
+fi
 done_testing
