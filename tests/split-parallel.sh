@@ -33,7 +33,9 @@ chmod +x fakessh
 # One job at a time on the stand-in host: every job shares its workdir,
 # and --cleanup of one removed it under the other's transfer.
 mkdir remote && rm -f piece-*.txt
-ls piece-*.data | PATH=$PATH parallel -k -j1 --ssh "$TMP/fakessh" \
+# The remote side runs each job with the $SHELL it is sent, which a login
+# sets and CI's environment may not (unset, the jobs never ran there).
+ls piece-*.data | SHELL=/bin/sh parallel -k -j1 --ssh "$TMP/fakessh" \
     --sshlogin 1/host --workdir "$TMP/remote" --transferfile {} \
     --return {.}.txt --cleanup \
     "PATH=$PATH; rapidbin2txt {} | txtfilter --tid 1 | grep -v ^rapidbin- > {.}.txt" \
