@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "range.h"
 
 int
 tp_open_output(struct tp_out *o, const char *path, int binary)
@@ -232,6 +233,9 @@ tp_job_convert(struct tp_job *job, struct tp_in *in, struct tp_out *out,
 	if (job->dir == TP_DECODE)
 		out->lines = 1;
 	job->ran = 1;
+	if (job->dir == TP_DECODE && job->range.spec != NULL)
+		return tp_range_decode(&job->range, f, in, out, job->opts,
+		    job->stats, err);
 	if (job->dir == TP_DECODE)
 		return f->decode(in, out, job->opts, job->stats, err);
 	tr_init(&r, in);
@@ -266,6 +270,11 @@ tp_job_init(struct tp_job *job, const char *format, enum tp_dir dir,
 	job->prog.single = dir == TP_ENCODE;
 	job->prog.sets = job->sets;
 	job->prog.nsets = 2;
+	if (dir == TP_DECODE && f->split != NULL) {
+		job->sets[2] = (struct tp_optset){ tp_range_options,
+		    &job->range, NULL };
+		job->prog.nsets = 3;
+	}
 }
 
 void

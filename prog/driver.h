@@ -18,6 +18,7 @@
 #include "formats/registry.h"
 #include "diag.h"
 #include "opts.h"
+#include "range.h"
 
 enum tp_dir { TP_DECODE, TP_ENCODE };
 
@@ -35,7 +36,9 @@ struct tp_job {
 	 * output is dropped), or NULL.  0, or -1 with err filled.
 	 */
 	int (*commit)(struct tp_err *err);
-	struct tp_optset sets[2];	/* the codec's options, the program's */
+	struct tp_range range;	/* a decoder's --range, if given */
+	/* the codec's options, the program's, --range (a splitter's) */
+	struct tp_optset sets[3];
 	struct tp_program prog;	/* its command line and --help */
 };
 

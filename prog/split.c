@@ -72,9 +72,9 @@ default_prefix(const char *file, const char *ext)
 }
 
 /* The input's bytes (decompressed), for -n: 0, or -1 with err filled. */
-static int
-input_bytes(struct tp_in *in, const char *file, uint64_t *total,
-    struct tp_err *err)
+int
+tp_split_input_bytes(struct tp_in *in, const char *file, uint64_t *total,
+    const char *what, struct tp_err *err)
 {
 	struct stat st;
 	struct tp_in again;
@@ -82,8 +82,7 @@ input_bytes(struct tp_in *in, const char *file, uint64_t *total,
 	long n;
 
 	if (in->fd < 0 || fstat(in->fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return tp_fail(err, TP_EXIT_FAIL, "-n needs the input's size, "
-		    "which a pipe does not tell: use -b or -l, or give a file");
+		return tp_fail(err, TP_EXIT_FAIL, "%s", what);
 	if (!in->gz) {
 		*total = (uint64_t)st.st_size;
 		return 0;
@@ -106,8 +105,8 @@ input_bytes(struct tp_in *in, const char *file, uint64_t *total,
  * --piece to a pipe or a terminal goes through an unlinked temporary
  * file first: a module may patch the piece's header (split.h).
  */
-static int
-scratch_out(struct tp_out *o, struct tp_err *err)
+int
+tp_split_scratch(struct tp_out *o, struct tp_err *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
@@ -208,7 +207,9 @@ tp_split(const struct tp_split_args *a, const char *file, const char *prefix)
 		goto fail_in;
 	}
 	tp_note("%s: %s", in.name, f->desc);
-	if (a->rule == TC_CHUNKS && input_bytes(&in, file, &o.total, &err) < 0)
+	if (a->rule == TC_CHUNKS && tp_split_input_bytes(&in, file, &o.total,
+	    "-n needs the input's size, which a pipe does not tell: use -b or "
+	    "-l, or give a file", &err) < 0)
 		goto fail_in;
 	piece_ext(f, file, ext, sizeof ext);
 	o.ext = ext;
@@ -219,7 +220,7 @@ tp_split(const struct tp_split_args *a, const char *file, const char *prefix)
 	}
 	o.prefix = prefix;
 	if (a->piece >= 0) {
-		if (scratch_out(&scratch, &err) < 0)
+		if (tp_split_scratch(&scratch, &err) < 0)
 			goto fail_in;
 		o.out_only = &scratch;
 	}

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "io/input.h"
+#include "io/output.h"
 #include "tools/cutter.h"
 
 struct tp_split_args {
@@ -21,5 +23,15 @@ struct tp_split_args {
 /* Cut file (NULL or "-": stdin) into prefix (NULL: its name's). Exit status. */
 int tp_split(const struct tp_split_args *a, const char *file,
     const char *prefix);
+
+/*
+ * The input's bytes (decompressed; file names it again for gzip), or -1
+ * with err filled: `what` when the input is no regular file.
+ */
+int tp_split_input_bytes(struct tp_in *in, const char *file, uint64_t *total,
+    const char *what, struct tp_err *err);
+
+/* An unlinked temporary file for a piece a module patches: 0, or -1. */
+int tp_split_scratch(struct tp_out *o, struct tp_err *err);
 
 #endif

@@ -46,7 +46,7 @@ close_piece(struct tc_cutter *t, int commit, struct tp_err *err)
 	if (!t->open)
 		return 0;
 	t->open = 0;
-	if (t->c.out == t->o.out_only) {
+	if (t->c.out == t->o.out_only || t->c.out == t->o.out_seek) {
 		/* The program closes it: it may copy it on. */
 		tp_out_flush(t->c.out);
 		if (tp_out_failed(t->c.out))
@@ -66,7 +66,8 @@ open_piece(struct tc_cutter *t, struct tp_err *err)
 
 	if (t->o.only >= 0) {
 		if (t->index == (uint64_t)t->o.only) {
-			t->c.out = t->o.out_only;
+			t->c.out = t->c.finish != NULL && t->o.out_seek != NULL ?
+			    t->o.out_seek : t->o.out_only;
 		} else {
 			int fd = dup(t->nullfd);
 			if (fd < 0 || tp_out_open_fd(&t->piece, fd, "/dev/null") < 0) {
@@ -95,11 +96,20 @@ open_piece(struct tc_cutter *t, struct tp_err *err)
 	return 0;
 }
 
+/* TC_RANGE: the piece a restart point at offset belongs to. */
+static uint64_t
+range_piece(const struct tc_cutter *t, uint64_t offset)
+{
+	return offset < t->o.lo ? 0 : offset < t->o.hi ? 1 : 2;
+}
+
 /* Has the piece reached the rule's size at this restart point? */
 static int
 piece_full(const struct tc_cutter *t, uint64_t records, uint64_t offset)
 {
 	switch (t->o.rule) {
+	case TC_RANGE:
+		return range_piece(t, offset) != t->index;
 	case TC_RECORDS:
 		return records - t->first_records >= t->o.size;
 	case TC_BYTES:
@@ -134,6 +144,13 @@ restart(struct tp_cutter *c, uint64_t records, uint64_t offset,
 		}
 		t->index++;
 	}
+	/* A range may begin past the first restart point, or be empty. */
+	if (t->o.rule == TC_RANGE)
+		t->index = range_piece(t, offset);
+	if (t->o.only >= 0 && t->index > (uint64_t)t->o.only) {
+		t->done = 1;
+		return tp_fail(err, TP_EXIT_OK, "the piece is empty");
+	}
 	t->first_records = records;
 	t->first_offset = offset;
 	t->pieces++;
@@ -166,9 +183,12 @@ tc_finish(struct tc_cutter *t, int ok, struct tp_err *err)
 	int r = 0;
 
 	/* A module that wrote nothing (an empty input) has no piece. */
-	if (ok && t->open && t->c.out != t->o.out_only)
+	int only = t->open && (t->c.out == t->o.out_only ||
+	    t->c.out == t->o.out_seek);
+
+	if (ok && t->open && !only)
 		r = close_piece(t, 1, err);
-	else if (t->open && t->c.out == t->o.out_only)
+	else if (only)
 		r = close_piece(t, 1, ok ? err : &scratch);
 	else if (t->open) {
 		tp_err_clear(&scratch);

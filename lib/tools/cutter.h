@@ -23,12 +23,18 @@
 #include "formats/split.h"
 #include "io/output.h"
 
-enum tc_rule { TC_BYTES, TC_RECORDS, TC_CHUNKS };
+/*
+ * TC_RANGE: piece 0 is the records whose restart point lies before lo,
+ * piece 1 those in [lo, hi), piece 2 the rest (a decoder's --range A-B:
+ * ranges that tile the input give each record to one of them).
+ */
+enum tc_rule { TC_BYTES, TC_RECORDS, TC_CHUNKS, TC_RANGE };
 
 struct tc_opts {
 	enum tc_rule rule;
 	uint64_t size;		/* bytes, records or chunks (> 0) */
 	uint64_t total;		/* TC_CHUNKS: the input's bytes */
+	uint64_t lo, hi;	/* TC_RANGE: the wanted bytes [lo, hi) */
 	const char *prefix;	/* pieces PREFIX-NNNN.EXT ... */
 	const char *ext;	/* ".trace64", or "" */
 	/*
@@ -38,6 +44,12 @@ struct tc_opts {
 	 */
 	int64_t only;
 	struct tp_out *out_only;
+	/*
+	 * Or NULL: where piece `only` goes instead when the module patches
+	 * its pieces (it set c.finish before the piece began), because
+	 * out_only cannot seek (a pipe).
+	 */
+	struct tp_out *out_seek;
 };
 
 struct tc_cutter {
