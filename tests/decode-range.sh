@@ -191,9 +191,9 @@ fi
 
 # A split fault: the splitter's diagnostic (the file's byte offset), once, exit 1.
 head -c 100003 g.data > cut.data
-rapidbin2txt --range 90000- cut.data > r.txt 2> err.txt
+rapidbin2txt -q --range 90000- cut.data > r.txt 2> err.txt
 is "$?" 1 "a truncated file: exit 1"
-rapidbin2txt cut.data > whole.txt 2> werr.txt
+rapidbin2txt -q cut.data > whole.txt 2> werr.txt
 is "$(cat err.txt)" "$(cat werr.txt)" "a truncated file: the decoder's one line, at the file's offset"
 rapidbin2txt --range 90000- g.data | head -n "$(wc -l < r.txt)" > want.txt
 same_file r.txt want.txt "a truncated file: the range's records before the fault"
