@@ -127,14 +127,19 @@ produce(const struct tp_range *r, uint64_t total, const struct tp_format *f,
 		goto fail;
 	}
 	o.out_only = &pipe_out;
-	if (tp_split_scratch(&seek_out, &err) < 0)
-		goto fail;
-	o.out_seek = &seek_out;
+	/*
+	 * Made before the module says whether it patches; without TMPDIR
+	 * a patching module fails at its header (it cannot seek the pipe),
+	 * the others never needed it.
+	 */
+	if (tp_split_scratch(&seek_out, &err) == 0)
+		o.out_seek = &seek_out;
+	tp_err_clear(&err);
 	if (tc_cutter_init(&t, &o, &err) < 0)
 		goto fail;
 	tp_err_clear(&err);
 	r1 = f->split(in, &t.c, &err);
-	seekable = t.c.out == &seek_out;
+	seekable = o.out_seek != NULL && t.c.out == &seek_out;
 	if (r1 < 0 && !t.done) {
 		struct tp_err e2;
 		tc_finish(&t, 0, &e2);
