@@ -1,6 +1,7 @@
 /*
  * Per-buffer zlib (see zframe.h).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,158 @@ zf_level_of(struct zframe *z, const void *comp, size_t clen, const void *raw,
 	}
 	*exact = 0;
 	return cand[flevel][0];
+}
+
+int
+zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
+    int compress, const void *user, size_t ulen)
+{
+	struct zf_job *j;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		if ((j = realloc(b->job, cap * sizeof *j)) == NULL)
+			return ZF_NOMEM;
+		memset(j + b->cap, 0, (cap - b->cap) * sizeof *j);
+		b->job = j;
+		b->cap = cap;
+	}
+	if (zf_buf_reserve(&b->raw, b->raw.len + n) < 0)
+		return ZF_NOMEM;
+	memcpy(b->raw.p + b->raw.len, src, n);
+	b->raw.len += n;
+	j = &b->job[b->n++];
+	j->end = b->raw.len;
+	j->level = level;
+	j->compress = compress;
+	j->rc = ZF_OK;
+	memcpy(j->user, user, ulen < sizeof j->user ? ulen : sizeof j->user);
+	return ZF_OK;
+}
+
+void
+zf_batch_free(struct zf_batch *b)
+{
+	for (size_t i = 0; i < b->cap; i++)
+		zf_buf_free(&b->job[i].comp);
+	free(b->job);
+	zf_buf_free(&b->raw);
+	memset(b, 0, sizeof *b);
+}
+
+struct zf_worker {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* both ways: two threads only */
+	int state;		/* 0 idle, 1 a batch given, 2 it is done */
+	int quit, rc;
+	struct zframe z;
+	struct zf_batch b;
+};
+
+static int
+batch_run(struct zframe *z, struct zf_batch *b)
+{
+	size_t start = 0;
+
+	b->msg[0] = '\0';
+	for (size_t i = 0; i < b->n; i++) {
+		struct zf_job *j = &b->job[i];
+		j->rc = j->compress ? zf_compress(z, j->level, b->raw.p + start,
+		    j->end - start, &j->comp) : zf_deflate(z, j->level,
+		    b->raw.p + start, j->end - start, &j->comp);
+		if (j->rc < 0) {
+			snprintf(b->msg, sizeof b->msg, "%s", z->msg);
+			return j->rc;
+		}
+		start = j->end;
+	}
+	return ZF_OK;
+}
+
+static void *
+zf_worker_run(void *arg)
+{
+	struct zf_worker *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (w->state != 1 && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->quit)
+			break;
+		pthread_mutex_unlock(&w->mu);
+		w->rc = batch_run(&w->z, &w->b);
+		pthread_mutex_lock(&w->mu);
+		w->state = 2;
+		pthread_cond_signal(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+struct zf_worker *
+zf_worker_new(void)
+{
+	struct zf_worker *w = calloc(1, sizeof *w);
+
+	if (w == NULL)
+		return NULL;
+	zf_init(&w->z);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	if (pthread_create(&w->th, NULL, zf_worker_run, w) != 0) {
+		pthread_mutex_destroy(&w->mu);
+		pthread_cond_destroy(&w->cv);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+zf_worker_put(struct zf_worker *w, struct zf_batch *b)
+{
+	struct zf_batch t;
+
+	pthread_mutex_lock(&w->mu);
+	t = w->b;
+	w->b = *b;
+	*b = t;
+	b->raw.len = 0;
+	b->n = 0;
+	w->state = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+int
+zf_worker_get(struct zf_worker *w, struct zf_batch **done)
+{
+	pthread_mutex_lock(&w->mu);
+	while (w->state == 1)
+		pthread_cond_wait(&w->cv, &w->mu);
+	w->state = 0;
+	pthread_mutex_unlock(&w->mu);
+	*done = &w->b;
+	return w->rc;
+}
+
+void
+zf_worker_free(struct zf_worker *w)
+{
+	if (w == NULL)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
+	zf_free(&w->z);
+	zf_batch_free(&w->b);
+	free(w);
 }
 
 const char *

@@ -85,6 +85,45 @@ int zf_level_of(struct zframe *z, const void *comp, size_t clen,
     const void *raw, size_t rawlen, struct zf_buf *scratch, int verify,
     int *exact);
 
+/*
+ * A second thread deflating frames while the caller builds the next ones
+ * (frames of formats that compress each on its own are independent).
+ * Frames go over in batches (a hand-over per frame of a few KiB costs
+ * more than it saves); each frame's stream is the bytes zf_compress
+ * (compress set) or zf_deflate makes of it on the caller's thread.
+ */
+struct zf_job {
+	size_t end;		/* of its bytes in the batch's raw */
+	int level, compress, rc;
+	struct zf_buf comp;	/* its stream, once done */
+	unsigned char user[16];	/* the caller's, carried along */
+};
+struct zf_batch {
+	struct zf_buf raw;	/* the frames' bytes, one after the other */
+	struct zf_job *job;
+	size_t n, cap;		/* jobs (their buffers kept past n) */
+	char msg[96];		/* what went wrong, of the first job failed */
+};
+/* A frame into the batch; 0 or ZF_NOMEM. */
+int zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
+    int compress, const void *user, size_t ulen);
+void zf_batch_free(struct zf_batch *b);
+
+struct zf_worker;
+/* NULL where no thread can be had: the caller deflates on its own. */
+struct zf_worker *zf_worker_new(void);
+/*
+ * Hand a batch over, only when none is pending: *b is swapped with the
+ * worker's last (emptied), so no bytes are copied.
+ */
+void zf_worker_put(struct zf_worker *w, struct zf_batch *b);
+/*
+ * Wait for the batch handed over: its jobs done, their streams in
+ * job[i].comp (until the next put); ZF_OK or the first job's error.
+ */
+int zf_worker_get(struct zf_worker *w, struct zf_batch **done);
+void zf_worker_free(struct zf_worker *w);
+
 /* One word for an error code: "corrupt", "too big", ... */
 const char *zf_strerror(int rc);
 

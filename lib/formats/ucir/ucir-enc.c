@@ -64,6 +64,15 @@ struct enc {
 	uint64_t hdr_line;	/* its record's, or 0 */
 	struct zframe z;
 	struct zf_buf raw, comp, data;
+	/*
+	 * Frames are deflated on a second thread (zw) while the next ones
+	 * are built: flushed frames gather in zb (their op headers in its
+	 * jobs, the lengths to come) and go over ZW_BATCH bytes at a time;
+	 * the batch handed over is written at the next hand-over or the end.
+	 */
+	struct zf_worker *zw;
+	struct zf_batch zb;
+	int zw_tried, zw_pending;
 	int frame_open, frame_made;
 	unsigned frame_flag;
 	int frame_level;
@@ -87,6 +96,9 @@ struct enc {
 	int dumps;		/* full dumps seen */
 	struct xdbg *x;
 };
+
+/* Raw frame bytes a batch holds before it goes to the second thread. */
+#define ZW_BATCH ((size_t)256 << 10)
 
 /* Multi-byte fields: big-endian in a replay, little in a trace. */
 static void
@@ -238,6 +250,50 @@ put_header(struct enc *e, int alone)
 	return 0;
 }
 
+/* A deflated frame after its op header h (its length still to fill). */
+static int
+frame_put(struct enc *e, unsigned char *h, const struct zf_buf *comp)
+{
+	if (comp->len > UINT32_MAX)
+		return tp_fail(e->r->err, TP_EXIT_DATA, "a frame compresses to "
+		    "more than 4 GiB");
+	put_header(e, 0);
+	tp_put_be32(h + 6, (uint32_t)comp->len);
+	tp_out_write(e->out, h, 10);
+	tp_out_write(e->out, comp->p, comp->len);
+	return 0;
+}
+
+/* The batch on the second thread, when done, written where it belongs. */
+static int
+frame_drain(struct enc *e)
+{
+	struct zf_batch *b;
+
+	if (!e->zw_pending)
+		return 0;
+	e->zw_pending = 0;
+	if (zf_worker_get(e->zw, &b) < 0)
+		return tp_fail(e->r->err, TP_EXIT_FAIL, "zlib: %s", b->msg);
+	for (size_t i = 0; i < b->n; i++)
+		if (frame_put(e, b->job[i].user, &b->job[i].comp) < 0)
+			return -1;
+	return 0;
+}
+
+/* The frames gathered to the second thread, once the last batch is out. */
+static int
+frame_send(struct enc *e)
+{
+	if (frame_drain(e) < 0)
+		return -1;
+	if (e->zb.n > 0) {
+		zf_worker_put(e->zw, &e->zb);
+		e->zw_pending = 1;
+	}
+	return 0;
+}
+
 static int
 frame_flush(struct enc *e)
 {
@@ -260,6 +316,21 @@ frame_flush(struct enc *e)
 		ucir_sw_put(e->sw, e->out, e->raw.p, e->raw.len);
 		goto done;
 	}
+	h[0] = UCIR_OP_FRAME;
+	h[1] = (unsigned char)e->frame_flag;
+	tp_put_be32(h + 2, e->frame_count);
+	if (!e->zw_tried) {
+		e->zw_tried = 1;
+		e->zw = zf_worker_new();
+	}
+	if (e->zw != NULL) {
+		if (zf_batch_add(&e->zb, e->raw.p, e->raw.len, e->frame_level,
+		    e->frame_made, h, sizeof h) < 0)
+			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
+		if (e->zb.raw.len >= ZW_BATCH && frame_send(e) < 0)
+			return -1;
+		goto done;
+	}
 	/*
 	 * A frame of ucir2txt's (a ucir-frame record) is deflated by zlib
 	 * at its level, which gives the file's bytes back; one made here
@@ -270,16 +341,8 @@ frame_flush(struct enc *e)
 	    e->raw.len, &e->comp);
 	if (rc < 0)
 		return tp_fail(e->r->err, TP_EXIT_FAIL, "zlib: %s", e->z.msg);
-	if (e->comp.len > UINT32_MAX)
-		return tp_fail(e->r->err, TP_EXIT_DATA, "a frame compresses to "
-		    "more than 4 GiB");
-	put_header(e, 0);
-	h[0] = UCIR_OP_FRAME;
-	h[1] = (unsigned char)e->frame_flag;
-	tp_put_be32(h + 2, e->frame_count);
-	tp_put_be32(h + 6, (uint32_t)e->comp.len);
-	tp_out_write(e->out, h, sizeof h);
-	tp_out_write(e->out, e->comp.p, e->comp.len);
+	if (frame_put(e, h, &e->comp) < 0)
+		return -1;
 done:
 	e->st->frames++;
 	e->st->frames_libdeflate += !e->trace && e->frame_made &&
@@ -1525,6 +1588,11 @@ ucir_encode(struct tr_reader *r, struct tp_out *out,
 		e->raw.len = 0;
 		rc = frame_flush(e);
 	}
+	/* Frames flushed before an error are written, as without the thread. */
+	if (e->zw != NULL && (frame_send(e) < 0 || frame_drain(e) < 0))
+		rc = -1;
+	zf_worker_free(e->zw);
+	zf_batch_free(&e->zb);
 	if (rc == 0)
 		rc = put_header(e, 1);
 	else
