@@ -7,6 +7,7 @@
 # so a piece reaches "the host" only through --transferfile and its
 # summary comes back only through --return), cat, txtstat --merge.
 . "$srcdir/tests/tap.sh"
+. "$srcdir/tests/man-run.sh"
 
 if ! parallel --version 2>/dev/null | grep -q GNU; then
 	skip "GNU parallel is not installed" "tracepipe(7) SCALING OUT"
@@ -34,50 +35,10 @@ mkdir hosts run
 FAKESSH_ROOT=$TMP/hosts PARALLEL_SSH=$TMP/fakessh SHELL=/bin/sh
 export FAKESSH_ROOT PARALLEL_SSH SHELL
 
-awk '
-/^\.SH/ { inex = ($0 ~ /^\.SH "SCALING OUT"/); next }
-!inex { next }
-/^\.EX/ { inblk = 1; next }
-/^\.EE/ { inblk = 0; next }
-!inblk { next }
-{
-	line = $0
-	gsub(/\\-/, "-", line); gsub(/\\\(aq/, "\047", line)
-	gsub(/\\&/, "", line); gsub(/\\e/, "\\", line)
-	if (substr(line, 1, 2) == "$ ") print "C\t" substr(line, 3)
-	else print "O\t" line
-}' "$srcdir/man/tracepipe.7" > ex
-
-check() {
-	[ -z "$cmd" ] && return
-	got=$(cd run && sh -c "$cmd" </dev/null 2>"$TMP/stderr"); rc=$?
-	if [ $rc -ne 0 ]; then
-		ok 1 "\$ $cmd (exit $rc)"
-		sed 's/^/#   /' "$TMP/stderr" | head -5
-	elif [ -s "$TMP/stderr" ]; then
-		ok 1 "\$ $cmd (writes to standard error)"
-		sed 's/^/#   /' "$TMP/stderr" | head -5
-	else
-		is "$got" "$want" "\$ $cmd"
-	fi
-	cmd=
-}
-n=0 cmd= want=
-tab=$(printf '\t')
-while IFS= read -r rec; do
-	case "$rec" in
-	C"$tab"*)
-		check
-		cmd=${rec#C?} want=
-		n=$((n + 1)) ;;
-	O"$tab"*)
-		line=${rec#O?}
-		if [ -z "$want" ]; then want=$line
-		else want="$want
-$line"; fi ;;
-	esac
-done < ex
-check
+dir=$TMP/run page=tracepipe.7
+man_run "$srcdir/man/tracepipe.7" "SCALING OUT"
+n=$man_n
+man_extract "$srcdir/man/tracepipe.7" "SCALING OUT" > ex
 [ "$n" -ge 8 ]; ok $? "SCALING OUT has its commands ($n)"
 grep -q -- '--sshlogin' ex; ok $? "one of them runs across hosts"
 # The remote jobs ran on the stand-in hosts and cleaned up after them.
