@@ -10,6 +10,7 @@
 #include "io/input.h"
 #include "io/output.h"
 #include "text/text.h"
+#include "tools/filter.h"
 #include "tools/stat.h"
 #include "diag.h"
 #include "driver.h"
@@ -22,7 +23,8 @@ static const char about[] =
 "addresses; per lock acquisitions, threads and longest hold; the fork tree.\n"
 "With several FILEs, a report of each and then of the total. The durations\n"
 "of slices (paired as txt2chrome pairs them) per kind of slice. --json\n"
-"reports carry what --merge needs to print the report of their whole.\n";
+"reports carry what --merge needs to print the report of their whole.\n"
+"--ts summarises the records txtfilter --ts would pass.\n";
 
 static int
 count_arg(const char *opt, const char *s, int zero_ok, size_t *n,
@@ -60,6 +62,20 @@ set_max_keys(void *target, const char *arg, struct tp_err *err)
 	return count_arg("--max-keys", arg, 0,
 	    &((struct ts_opts *)target)->max_keys, err);
 }
+
+/* --ts: txtfilter's own selector, so that a range means the same. */
+static int
+set_ts(void *target, const char *arg, struct tp_err *err)
+{
+	return tf_add_ts(target, arg, err);
+}
+
+static const struct tp_option select_options[] = {
+	TP_OPTION_SET("ts", 'T', "RANGE", set_ts, "only the records whose ts "
+	    "is in RANGE (as txtfilter --ts: 1773850000.5-1773850001, "
+	    "A+20ms, a UTC date)"),
+	{ NULL }
+};
 
 static const struct tp_option options[] = {
 	TP_OPTION_FLAG("json", 'j', struct ts_opts, json,
@@ -163,17 +179,33 @@ int
 main(int argc, char **argv)
 {
 	struct ts_opts o = { .top = 10, .max_keys = TS_MAX_KEYS_DEFAULT };
-	const struct tp_optset sets[] = { { options, &o, NULL } };
+	struct tf_filter sel;
+	const struct tp_optset sets[] = { { options, &o, NULL },
+	    { select_options, &sel, NULL } };
 	struct tp_program p = { .usage = "[--json] [--by FIELD] [--top N] "
-	    "[--max-keys N] [-o FILE] [FILE]...\n"
+	    "[--max-keys N] [--ts RANGE] [-o FILE] [FILE]...\n"
 	    "       txtstat --merge [--json] [--top N] [--max-keys N] [-o FILE] "
 	    "REPORT.json...", .about = about,
-	    .exit1 = "malformed input (no report)", .sets = sets, .nsets = 1 };
-	int first = tp_parse(&p, argc, argv), status;
-	struct tp_each each = { p.output, 0, TP_EACH_TEXT, add_input, NULL,
+	    .exit1 = "malformed input (no report)", .sets = sets, .nsets = 2 };
+	int first, status;
+	struct tp_each each = { NULL, 0, TP_EACH_TEXT, add_input, NULL,
 	    report, NULL };
-	struct run run = { &o, NULL, argc - first };
+	struct run run = { &o, NULL, 0 };
 
+	tf_init(&sel);
+	first = tp_parse(&p, argc, argv);
+	run.nfiles = argc - first;
+	each.output = p.output;
+	if (sel.ts.n != 0) {
+		/* A report holds no records left to choose from. */
+		if (o.merge) {
+			tp_error("--ts: not with --merge (select before "
+			    "txtstat --json)");
+			tf_free(&sel);
+			return TP_EXIT_FAIL;
+		}
+		o.select = &sel;
+	}
 	if (o.merge) {
 		each.flags = 0;
 		each.fn = merge_input;
@@ -185,5 +217,6 @@ main(int argc, char **argv)
 	each.ctx = &run;
 	status = tp_run_each(&each, argc - first, argv + first);
 	ts_free(run.total);
+	tf_free(&sel);
 	return status;
 }

@@ -7,67 +7,15 @@
 # their own files with installed programs (trac-sample): nothing is
 # provided.
 . "$srcdir/tests/tap.sh"
-
-# Turn a page's EXAMPLES into lines "C<tab>command" and "O<tab>output".
-extract() {
-	awk '
-	/^\.SH/ { inex = ($2 == "EXAMPLES"); next }
-	!inex { next }
-	/^\.EX/ { inblk = 1; next }
-	/^\.EE/ { inblk = 0; next }
-	!inblk { next }
-	{
-		line = $0
-		gsub(/\\-/, "-", line); gsub(/\\\(aq/, "\047", line)
-		gsub(/\\&/, "", line); gsub(/\\e/, "\\", line)
-		if (substr(line, 1, 2) == "$ ") print "C\t" substr(line, 3)
-		else print "O\t" line
-	}' "$1"
-}
-
-# Run one command; compare its output with the expected lines.
-check() {
-	if [ -z "$cmd" ]; then return; fi
-	got=$(cd "$dir" && sh -c "$cmd" </dev/null 2>"$TMP/stderr"); rc=$?
-	if [ $rc -ne 0 ]; then
-		ok 1 "$page: \$ $cmd (exit $rc)"
-		sed 's/^/#   /' "$TMP/stderr" | head -5
-	elif [ -s "$TMP/stderr" ]; then
-		ok 1 "$page: \$ $cmd (a warning the page does not show)"
-		sed 's/^/#   /' "$TMP/stderr" | head -5
-	elif [ -n "$want" ]; then
-		is "$got" "$want" "$page: \$ $cmd"
-	else
-		ok 0 "$page: \$ $cmd"
-	fi
-	cmd=
-}
+. "$srcdir/tests/man-run.sh"
 
 pages=0
 for man in "$srcdir"/man/*.[157]; do
 	page=$(basename "$man")
 	dir="$TMP/run-$page"
 	mkdir "$dir" || exit 99
-	n=0
-	cmd=
-	want=
-	tab=$(printf '\t')
-	extract "$man" > "$TMP/ex"
-	while IFS= read -r rec; do
-		case "$rec" in
-		C"$tab"*)
-			check
-			cmd=${rec#C?}
-			want=
-			n=$((n + 1)) ;;
-		O"$tab"*)
-			line=${rec#O?}
-			if [ -z "$want" ]; then want=$line
-			else want="$want
-$line"; fi ;;
-		esac
-	done < "$TMP/ex"
-	check
+	man_run "$man" EXAMPLES
+	n=$man_n
 	pages=$((pages + 1))
 	case "$page" in
 	*.1) [ "$n" -gt 0 ]; ok $? "$page has runnable EXAMPLES" ;;

@@ -17,6 +17,7 @@
 #include "base/idmap.h"
 #include "io/input.h"
 #include "text/json.h"
+#include "tools/filter.h"
 #include "tools/pair.h"
 #include "tools/stat.h"
 #include "tools/stat-int.h"
@@ -264,6 +265,14 @@ ts_add_input(struct ts_stat *s, struct tr_reader *r)
 	int rc;
 
 	while ((rc = tr_next(r, &rec)) == 1) {
+		if (s->o.select != NULL) {
+			int v = tf_judge(s->o.select, rec.line, rec.len,
+			    rec.lineno, r->err);
+			if (v < 0)
+				return -1;
+			if (v == TF_REJECT)
+				continue;
+		}
 		if (add_record(s, r, &rec) < 0) {
 			if (s->oom) {
 				r->err->line = rec.lineno;

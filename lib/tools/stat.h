@@ -20,6 +20,8 @@
 #include "io/output.h"
 #include "text/text.h"
 
+struct tf_filter;
+
 #define TS_MAX_KEYS_DEFAULT (1u << 16)
 
 struct ts_opts {
@@ -28,6 +30,11 @@ struct ts_opts {
 	const char *by;		/* --by FIELD: only a count table, or NULL */
 	int json;
 	int merge;		/* the operands are JSON reports to merge */
+	/*
+	 * Only the records this selection keeps (txtfilter's, so --ts means
+	 * what txtfilter --ts means: structure records are kept), or NULL.
+	 */
+	const struct tf_filter *select;
 };
 
 struct ts_stat;
