@@ -16,6 +16,7 @@
 . "$srcdir/tests/split-check.sh"
 FMT=ucir
 . "$srcdir/tests/split-property.sh"
+. "$srcdir/tests/ucir-reader.sh"
 
 # The setup restated by pieces after the first is not the whole's: the
 # first frame, when a keyframe, is taken away from every decode (the
@@ -55,7 +56,7 @@ merged() {
 # go_reads NAME: usercorn's reader reads each piece as ucir2txt does.
 go_reads() {
 	if [ -z "$have_go" ]; then
-		skip "$ucir_why" "$1: usercorn's reader reads the pieces"
+		skip "${ucir_why-}" "$1: usercorn's reader reads the pieces"
 		return
 	fi
 	n=0
@@ -68,20 +69,30 @@ go_reads() {
 	is "$n" 0 "$1: usercorn's reader reads every piece as ucir2txt does"
 }
 
-# offsets FILE: the input offsets of its frames but the first (restart
-# points), from the pieces of -l 1 (one frame each: the header, the
-# setup, then the frame).
+# offsets FILE: the input offsets of a replay file's restart points but
+# the first, from the pieces of -l 1 (one restart point each: the header,
+# the setup, which is frame 0, its 10-byte header and its size at byte
+# 86, then the frames to the next restart point).
 offsets() {
 	rm -rf pieces && mkdir pieces
 	tracesplit -q -l 1 "$1" pieces/x
-	hs=$(wc -c < pieces/x-0000.ucir)
+	setup=$(od -An -tu1 -j86 -N4 "$1" |
+	    awk '{ print 10 + $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 	set -- pieces/x-*
+	at=$(wc -c < "$1")
 	shift
-	at=$hs
 	for p; do
 		echo "$at"
-		at=$((at + $(wc -c < "$p") - hs))
+		at=$((at + $(wc -c < "$p") - 80 - setup))
 	done
+}
+
+# chunk1 FILE: the offset of a trace's second data chunk (the generator's
+# padding, skippable and identifier chunks before it): where the frames
+# that start in it restart, as tracesplit counts.
+chunk1() {
+	len=$(od -An -tu1 -j85 -N3 "$1" | awk '{ print $1 + $2 * 256 + $3 * 65536 }')
+	echo $((84 + 4 + len + 7 + 9 + 10))
 }
 
 have_go=
@@ -90,7 +101,9 @@ if ucir_reader; then have_go=1; fi
 # The replay format: frames copied (zlib levels 6, 1, 2, 7).
 gen-ucir --format replay --frames 300 --ops 200 --seed 2 > rep.ucir
 hl=80
-off=$(offsets rep.ucir | sed -n 2p)	# frame 2
+offs=$(offsets rep.ucir)
+off=$(echo "$offs" | sed -n 2p)		# restart point 2
+off3=$(echo "$offs" | sed -n 3p)
 for mode in "-n 3" "-n 7" "-l 1" "-l 5000" "-b 1" "-b 100000" \
     "-b $((off - hl))" "-b $((off - hl - 1))" "-b $((off - hl + 1))"; do
 	split_prop replay ucir2txt txt2ucir nosetup rep.ucir $mode
@@ -98,29 +111,38 @@ done
 same_setup replay
 merged replay
 # -b counts the bytes of the input: a piece ends at the first restart
-# point at least SIZE past its start.
-for b in $((off - 1)) $off $((off + 1)); do
+# point at least SIZE past its own first (the first piece's at byte 80,
+# after the header; the piece is the input's bytes to there).
+for b in $((off - 81)) $((off - 80)) $((off - 79)); do
 	tracesplit -q -b $b rep.ucir one
-	frames=$(ucir2txt one-0000.ucir | grep -c '^ucir-frame')
-	if [ $b -le "$off" ]; then want=2; else want=3; fi
-	is "$frames" "$want" "replay -b $b (frame 2 at $off): the first piece holds $want frames"
+	if [ $b -le $((off - 80)) ]; then want=$off; else want=$off3; fi
+	is "$(wc -c < one-0000.ucir | tr -d ' ')" "$want" "replay -b $b (restart points at $off, $off3): the first piece ends at $want"
 	rm -f one-*
 done
 
 # The trace format: re-framed, frames across Snappy chunks.
 gen-ucir --format trace --frames 400 --ops 60 --seed 7 > tr.ucir
-toff=$(offsets tr.ucir | awk '$1 > 70000' | head -n 1)
+toff=$(chunk1 tr.ucir)
 for mode in "-n 2" "-n 5" "-l 1" "-l 3000" "-b 1" "-b 65536" \
     "-b $toff" "-b $((toff - 1))" "-b $((toff + 1))"; do
 	split_prop trace ucir2txt "txt2ucir --trace" nosetup tr.ucir $mode
 done
 same_setup trace
-merged trace
+# Every frame that starts in the second chunk restarts at its offset.
+# (the first frame's: the first chunk's, 84).
+b=$((toff - 84))
+for d in $((b - 1)) $b $((b + 1)); do
+	tracesplit -q -b $d tr.ucir one
+	ucir2txt one-0000.ucir | grep -c '^ucir-frame' > n.$d
+	rm -f one-*
+done
+cmp -s n.$((b - 1)) n.$b && [ "$(cat n.$b)" -lt "$(cat n.$((b + 1)))" ]
+ok $? "trace -b $b (the second chunk at $toff) and a byte less cut at its first frame, a byte more later"
 go_reads trace
 one_piece tr.ucir
 
 # A million ops and more (about 7 MiB of Snappy chunks).
-gen-ucir --format trace --frames 2600 --ops 400 --seed 4 > big.ucir
+gen-ucir --format trace --frames 3000 --ops 400 --seed 4 > big.ucir
 ops=$(ucir2txt big.ucir | wc -l)
 [ "$ops" -gt 1000000 ]
 ok $? "the big trace holds more than a million ops ($ops)"
@@ -143,13 +165,13 @@ split_prop "no keyframe" ucir2txt txt2ucir "grep -v ^ucir-header" nokey.ucir -n 
 gen-ucir --format replay --frames 300 --ops 200 --seed 3 > full.ucir
 head -c 400001 full.ucir > cut.ucir
 cut_trace "a cut replay file" cut.ucir
-# Frame 60's op byte made 7: not an OP_FRAME.
+# A late frame's op byte made 7: not an OP_FRAME.
 cp full.ucir bad.ucir
-off=$(offsets full.ucir | sed -n 60p)
+off=$(offsets full.ucir | tail -n 2 | head -n 1)
 printf '\007' | dd of=bad.ucir bs=1 seek="$off" conv=notrunc 2> /dev/null
 cut_trace "a corrupt frame" bad.ucir
-gen-ucir --format trace --frames 400 --ops 60 --seed 5 > full.ucir
-head -c 300001 full.ucir > cutt.ucir
+gen-ucir --format trace --frames 1500 --ops 60 --seed 5 > full.ucir
+head -c 400001 full.ucir > cutt.ucir
 cut_trace "a cut trace" cutt.ucir
 
 done_testing
