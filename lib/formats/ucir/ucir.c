@@ -339,8 +339,6 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 			}
 			break;
 		case UCIR_T_JMP:
-			if (d->first == 0)
-				d->first = 1;
 			if (emit) {
 				d->pc = tp_get_le64(p + 1);
 				rec_begin(d, "ucir-jmp", depth);
@@ -350,23 +348,17 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 			}
 			break;
 		case UCIR_T_STEP:
-			if (d->first == 0)
-				d->first = 2;
 			if (emit) {
 				put_insn(d, depth, d->pc, p[1], 0);
 				d->pc += p[1];
 			}
 			break;
 		case UCIR_T_MEM_READ:
-			if (d->first == 0)	/* of the instruction before */
-				d->first = 2;
 			if (emit)
 				put_access(d, 0, depth, tp_get_le64(p + 1),
 				    tp_get_le32(p + 9), NULL, 0);
 			break;
 		case UCIR_T_MEM_WRITE:
-			if (d->first == 0)
-				d->first = 2;
 			if (n < 13)
 				return OP_SHORT;
 			size = tp_get_le32(p + 9);
@@ -775,6 +767,42 @@ stream_fail(struct dec *d, struct tp_err *err, uint64_t soff, const char *what)
 	    what);
 }
 
+/*
+ * The splitter's d->first for a checked trace op at p (n bytes): 1 for a
+ * JMP, 2 for what goes on from the instruction before (a STEP, an
+ * access), found in a syscall's ops too; 0 for none of those.
+ */
+static int
+trace_first(struct dec *d, const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned count, i;
+
+	switch (p[0]) {
+	case UCIR_T_JMP:
+		return 1;
+	case UCIR_T_STEP:
+	case UCIR_T_MEM_READ:
+	case UCIR_T_MEM_WRITE:
+		return 2;
+	case UCIR_T_SYSCALL:
+		len = 16 + 8 * (size_t)p[13];
+		count = tp_get_le16(p + 14);
+		for (i = 0; i < count; i++) {
+			int f = trace_first(d, p + len, n - len);
+			long k;
+
+			if (f != 0)
+				return f;
+			if ((k = op_walk(d, p + len, n - len, 0, 1, 0)) <= 0)
+				return 0;
+			len += (size_t)k;
+		}
+		break;
+	}
+	return 0;
+}
+
 /* The next whole op of a frame at sb.p + spos, read from in as needed. */
 static long
 trace_op(struct dec *d, struct tp_in *in, struct tp_err *err, size_t *want)
@@ -851,9 +879,14 @@ decode_trace(struct dec *d, struct tp_in *in, struct tp_err *err)
 				return stream_fail(d, err, d->sbase + d->spos, what);
 			}
 			op_walk(d, d->sb.p + d->spos, (size_t)len, 0, 0, 1);
-			if (d->hook != NULL && d->hook->bytes(d->hook->ctx,
-			    d->sb.p + d->spos, (size_t)len, d->first) < 0)
-				return -1;
+			if (d->first != 3) {	/* splitting: one test an op */
+				if (d->first == 0)
+					d->first = trace_first(d, d->sb.p +
+					    d->spos, (size_t)len);
+				if (d->hook->bytes(d->hook->ctx, d->sb.p +
+				    d->spos, (size_t)len, d->first) < 0)
+					return -1;
+			}
 			d->spos += (size_t)len;
 		}
 	}
