@@ -157,6 +157,7 @@ static const struct tp_option enc_options[] = {
 
 const struct tp_format tp_format_ucir = {
 	TP_FORMAT_MODULE(ucir),
+	.split = ucir_split,
 	.desc = "a Usercorn trace (UCIR: replay or trace format)",
 	.exts = ".ucir",
 	.dec.about =

@@ -81,4 +81,30 @@ void ucir_sw_put(struct ucir_sw *w, struct tp_out *out, const void *p,
     size_t n);
 void ucir_sw_flush(struct ucir_sw *w, struct tp_out *out);
 
+/*
+ * The decoder's walk for the splitter (ucir-split.c): header gets the
+ * file's header bytes (trace: 1 for the trace format); frame is called at
+ * each top-level frame once it is known good, with the input offset it
+ * starts at (the trace format: its chunk's), the records written before
+ * it, whether it is a keyframe and its header bytes (replay: the 10-byte
+ * OP_FRAME header; trace: the 13-byte op); bytes then gets the rest of
+ * it (replay: the zlib data; trace: each op, inflated), with first: 0
+ * while the frame has had no instruction or memory access op, 1 when
+ * the first of those needs no state before the frame (a JMP, an
+ * EXEC_ABS whose text is the same in the whole and after the setup
+ * keyframe: a piece may start there), 2 when it does (an access's pc,
+ * an EXEC_REL's or STEP's address) (the first frame, when a keyframe, is what a piece
+ * restates before it).  Each returns 0, or -1 with the walk's err
+ * filled.
+ */
+struct ucir_hook {
+	int (*header)(void *ctx, const unsigned char *p, size_t n, int trace);
+	int (*frame)(void *ctx, uint64_t off, uint64_t records, int key,
+	    const unsigned char *p, size_t n);
+	int (*bytes)(void *ctx, const unsigned char *p, size_t n, int first);
+	void *ctx;
+};
+int ucir_walk(struct tp_in *in, struct tp_out *out,
+    const struct ucir_hook *hook, struct tp_err *err);
+
 #endif

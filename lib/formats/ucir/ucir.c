@@ -61,6 +61,16 @@ struct dec {
 	size_t cstride, cskip;	/* a chunk in cstride is kept (CMAP_MAX) */
 	struct tp_snappy sn;
 	uint64_t frame_ix;	/* the frame being read, for diagnostics */
+	const struct ucir_hook *hook;	/* the splitter's (ucir-split.c) */
+	/*
+	 * For the splitter, whether the frame read starts afresh: 0 till
+	 * its first instruction or access op, then 1 when that op needs
+	 * nothing before it (a JMP; an EXEC_ABS whose pc the text marks
+	 * neither in the whole nor after the setup), else 2 (an access
+	 * names the instruction before).  3 when not splitting.
+	 */
+	int first;
+	uint64_t setup_next;	/* replay: next after the setup keyframe */
 };
 
 static uint16_t
@@ -417,6 +427,9 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 		break;
 	case UCIR_OP_EXEC_ABS:
 	case UCIR_OP_EXEC_REL:
+		if (d->first == 0)
+			d->first = op == UCIR_OP_EXEC_ABS && tp_get_be64(p + 1) !=
+			    d->next && tp_get_be64(p + 1) != d->setup_next ? 1 : 2;
 		if (emit) {
 			uint64_t pc = op == UCIR_OP_EXEC_ABS ?
 			    tp_get_be64(p + 1) : d->next;
@@ -434,6 +447,8 @@ op_walk(struct dec *d, const unsigned char *p, size_t n, size_t at,
 		goto reg;
 	case UCIR_OP_MEM_READ:
 	case UCIR_OP_MEM_WRITE:
+		if (d->first == 0)	/* of the instruction before */
+			d->first = 2;
 		if (n < 17)
 			return OP_SHORT;
 		size = tp_get_be64(p + 9);
@@ -577,6 +592,11 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 			return tp_fail(err, rc == ZF_NOMEM ? TP_EXIT_FAIL :
 			    TP_EXIT_DATA, "frame data (%u bytes): %s at byte %zu",
 			    size, d->z.msg, d->z.in_used);
+		if (d->hook != NULL) {
+			if (st->frames == 1 && st->keyframes == 1)
+				d->setup_next = d->next;
+			d->first = 0;
+		}
 		if (frame_ops(d, d->raw.p, d->raw.len, count, 0, err) < 0)
 			return -1;
 		level = zf_level_of(&d->z, d->comp.p, size, d->raw.p,
@@ -584,6 +604,10 @@ decode_replay(struct dec *d, struct tp_in *in, struct tp_err *err)
 		if (level < 0)
 			return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 		st->level_guessed += exact == 0;
+		if (d->hook != NULL && (d->hook->frame(d->hook->ctx, off,
+		    st->ops, h[1] != 0, h, 10) < 0 || d->hook->bytes(
+		    d->hook->ctx, d->comp.p, size, d->first) < 0))
+			return -1;
 		rec_begin(d, "ucir-frame", 0);
 		tw_bool(d->out, "keyframe", h[1] != 0);
 		tw_u64(d->out, "level", (unsigned)level);
@@ -743,6 +767,42 @@ stream_fail(struct dec *d, struct tp_err *err, uint64_t soff, const char *what)
 	    what);
 }
 
+/*
+ * The splitter's d->first for a checked trace op at p (n bytes): 1 for a
+ * JMP, 2 for what goes on from the instruction before (a STEP, an
+ * access), found in a syscall's ops too; 0 for none of those.
+ */
+static int
+trace_first(struct dec *d, const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned count, i;
+
+	switch (p[0]) {
+	case UCIR_T_JMP:
+		return 1;
+	case UCIR_T_STEP:
+	case UCIR_T_MEM_READ:
+	case UCIR_T_MEM_WRITE:
+		return 2;
+	case UCIR_T_SYSCALL:
+		len = 16 + 8 * (size_t)p[13];
+		count = tp_get_le16(p + 14);
+		for (i = 0; i < count; i++) {
+			int f = trace_first(d, p + len, n - len);
+			long k;
+
+			if (f != 0)
+				return f;
+			if ((k = op_walk(d, p + len, n - len, 0, 1, 0)) <= 0)
+				return 0;
+			len += (size_t)k;
+		}
+		break;
+	}
+	return 0;
+}
+
 /* The next whole op of a frame at sb.p + spos, read from in as needed. */
 static long
 trace_op(struct dec *d, struct tp_in *in, struct tp_err *err, size_t *want)
@@ -796,6 +856,10 @@ decode_trace(struct dec *d, struct tp_in *in, struct tp_err *err)
 			    "end of the file");
 		d->tid = tp_get_le64(p + 1);
 		count = tp_get_le32(p + 9);
+		if (d->hook != NULL && (d->first = 0, d->hook->frame(
+		    d->hook->ctx, cmap_find(d, soff), st->ops,
+		    p[0] == UCIR_T_KEYFRAME, p, 13) < 0))
+			return -1;
 		rec_begin(d, "ucir-frame", 0);
 		tw_bool(d->out, "keyframe", p[0] == UCIR_T_KEYFRAME);
 		tw_end(d->out);
@@ -815,6 +879,14 @@ decode_trace(struct dec *d, struct tp_in *in, struct tp_err *err)
 				return stream_fail(d, err, d->sbase + d->spos, what);
 			}
 			op_walk(d, d->sb.p + d->spos, (size_t)len, 0, 0, 1);
+			if (d->first != 3) {	/* splitting: one test an op */
+				if (d->first == 0)
+					d->first = trace_first(d, d->sb.p +
+					    d->spos, (size_t)len);
+				if (d->hook->bytes(d->hook->ctx, d->sb.p +
+				    d->spos, (size_t)len, d->first) < 0)
+					return -1;
+			}
 			d->spos += (size_t)len;
 		}
 	}
@@ -934,15 +1006,43 @@ decode_header(struct dec *d, struct tp_in *in, struct tp_err *err)
 	st->arch[UCIR_NAME_LEN] = '\0';
 	if (ucir_regs_find(st->arch, strlen(st->arch)) != NULL)
 		d->regs = ucir_regs_find(st->arch, strlen(st->arch));
+	if (d->hook != NULL && d->hook->header(d->hook->ctx, p, hl, d->trace) < 0)
+		return -1;
 	in->pos += hl;
 	st->header_done = 1;
 	return 0;
 }
 
+static int decode(struct tp_in *in, struct tp_out *out,
+    const struct ucir_dec_opts *opts, struct ucir_dec_stats *st,
+    const struct ucir_hook *hook, struct tp_err *err);
+
 int
 ucir_decode(struct tp_in *in, struct tp_out *out,
     const struct ucir_dec_opts *opts, struct ucir_dec_stats *st,
     struct tp_err *err)
+{
+	return decode(in, out, opts, st, NULL, err);
+}
+
+/*
+ * The decoder itself walks the input for the splitter, so that a piece
+ * ends where ucir2txt would fail, with its words, and the records before
+ * a frame are those ucir2txt writes (they go to out, a discarding one).
+ */
+int
+ucir_walk(struct tp_in *in, struct tp_out *out, const struct ucir_hook *hook,
+    struct tp_err *err)
+{
+	struct ucir_dec_stats st;
+
+	return decode(in, out, NULL, &st, hook, err);
+}
+
+static int
+decode(struct tp_in *in, struct tp_out *out,
+    const struct ucir_dec_opts *opts, struct ucir_dec_stats *st,
+    const struct ucir_hook *hook, struct tp_err *err)
 {
 	static const struct ucir_dec_opts defaults;
 	struct ucir_dec_stats dummy;
@@ -959,6 +1059,8 @@ ucir_decode(struct tp_in *in, struct tp_out *out,
 	d.st = st;
 	d.max = opts->max_frame ? opts->max_frame : UCIR_MAX_FRAME;
 	d.verify = opts->verify_level;
+	d.hook = hook;
+	d.first = hook != NULL ? 0 : 3;
 	zf_init(&d.z);
 	rc = decode_header(&d, in, err);
 	if (rc == 0)

@@ -95,6 +95,13 @@ int ucir_decode(struct tp_in *in, struct tp_out *out,
     const struct ucir_dec_opts *opts, struct ucir_dec_stats *st,
     struct tp_err *err);
 
+/*
+ * Cut the trace into traces a reader can start (formats/split.h): each
+ * piece is the header, the setup keyframe restated, then whole frames.
+ */
+#include "formats/split.h"
+int ucir_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
+
 /* ---------------------------------------------------------------- encoder */
 
 /* Zeros are the defaults (in brackets). */
