@@ -6,28 +6,7 @@
 # records end to end are the whole's; byte ranges that tile the file give
 # every record once; --range K/N is tracesplit's piece decoded; errors.
 . "$srcdir/tests/tap.sh"
-
-# Structure records aside, and what says where a piece starts (as
-# tests/split-*.sh: x64dbg's seq, tprev and ctx., WTF's zone records
-# and scope=).
-norm_rapidbin() { grep -v '^rapidbin-'; }
-norm_std() { grep -v '^std-'; }
-norm_trac() {
-	grep -v '^trac-' | sed -e 's/ seq=[0-9]*//' -e 's/ tprev=[0-9a-z]*//' \
-	    -e 's/ ctx\.[^ ]*//g'
-}
-norm_dial9() { grep '^event '; }
-# Usercorn: the setup keyframe a range restates (the file's first frame)
-# is taken away from every decode, the whole's too (tests/split-ucir.sh).
-norm_ucir() {
-	awk '/^ucir-header/ { next }
-	    /^ucir-frame/ { f++; skip = (f == 1 && $0 ~ / keyframe=true/) }
-	    !skip'
-}
-norm_wtf() {
-	grep '^event ' | grep -v ' name=wtf\.zone#\(create\|set\|delete\) ' |
-	    sed 's/ scope=[0-9]*//'
-}
+. "$srcdir/tests/split-norm.sh"
 
 # chunks NAME FMT FILE: --range K/N for N = 1, 2, 3, 7.
 chunks() {
