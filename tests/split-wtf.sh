@@ -66,33 +66,13 @@ fi
 
 # WTF's own reader on the pieces: per zone, every event's time, name and
 # arguments, as in the whole (sorted: the reader lists zone by zone).
+. "$srcdir/tests/wtf-loader.sh"
 if [ -z "$C" ] || ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	skip "needs the corpus, node and npm" "WTF's reader loads the pieces"
-elif ! npm install --prefix "$TMP/npm" --ignore-scripts --omit=optional \
-    --no-audit --no-fund tracing-framework@2015.7.15-1 >npm.log 2>&1; then
+elif ! wtf_loader; then
 	skip "npm install tracing-framework failed (offline?)" \
 	    "WTF's reader loads the pieces"
 else
-	M=$TMP/npm/node_modules/tracing-framework
-	cat > load.js <<'EOJ'
-var wtf = require(process.argv[2]);
-var b = require('fs').readFileSync(process.argv[3]);
-var u8 = new Uint8Array(b.length);
-u8.set(b);
-wtf.db.load(u8, function(db) {
-  if (db instanceof Error) {
-    console.log('ERROR ' + db);
-    process.exit(1);
-  }
-  db.getZones().forEach(function(zone) {
-    for (var it = zone.getEventList().begin(); !it.done(); it.next()) {
-      var a = it.getArguments();
-      console.log(zone.getName() + '\t' + Math.round(it.getTime() * 1000) +
-          '\t' + it.getName() + '\t' + (a ? JSON.stringify(a) : ''));
-    }
-  });
-});
-EOJ
 	for f in blk-client v10-js-multichunk v10-cpp-bindings; do
 		pieces -n 4 "$C/$f.wtf-trace"
 		node load.js "$M" "$C/$f.wtf-trace" 2>/dev/null | grep '	' |

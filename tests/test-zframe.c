@@ -168,40 +168,6 @@ main(void)
 	rc = zf_inflate(&z, comp.p, comp.len, &out, 0);
 	ok(rc == ZF_OK && out.len == 0, "an empty frame with a cap of 0");
 
-	/*
-	 * zf_compress (libdeflate where built with it): zlib inflates it
-	 * back, its header says level 6 as zlib's does, and it is no larger
-	 * than zlib's at 6, for a small buffer and a large one.
-	 */
-	for (i = 0; i < 2; i++) {
-		size_t len = i ? n : 3000, zlen;
-		zf_deflate(&z, 6, raw, len, &scratch);
-		zlen = scratch.len;
-		rc = zf_compress(&z, 6, raw, len, &comp);
-		ok(rc == ZF_OK, "zf_compress %zu bytes", len);
-		ok(comp.len >= 2 && comp.p[1] >> 6 == 2 &&
-		    (comp.p[0] * 256 + comp.p[1]) % 31 == 0,
-		    "its header: FLEVEL 2, as zlib's level 6");
-		ok(comp.len <= zlen, "no larger than zlib's level 6 (%zu, %zu)%s",
-		    comp.len, zlen, zf_compress_differs(6) ? " (libdeflate)" : "");
-		{
-			z_stream s;
-			unsigned char *back = malloc(len);
-			memset(&s, 0, sizeof s);
-			ok(back != NULL && inflateInit(&s) == Z_OK,
-			    "zlib inflater");
-			s.next_in = comp.p;
-			s.avail_in = (uInt)comp.len;
-			s.next_out = back;
-			s.avail_out = (uInt)len;
-			ok(inflate(&s, Z_FINISH) == Z_STREAM_END &&
-			    s.total_out == len && memcmp(back, raw, len) == 0,
-			    "zlib's inflate gives the %zu bytes back", len);
-			inflateEnd(&s);
-			free(back);
-		}
-	}
-
 	zf_free(&z);
 	zf_buf_free(&comp);
 	zf_buf_free(&out);

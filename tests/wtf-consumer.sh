@@ -7,38 +7,15 @@
 # npm is missing or the package cannot be installed (no network).
 . "$srcdir/tests/tap.sh"
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	skip "node and npm are needed" "tracing-framework reads txt2wtf's output"
-	done_testing
-fi
-if ! npm install --prefix "$TMP/npm" --ignore-scripts --omit=optional \
-    --no-audit --no-fund tracing-framework@2015.7.15-1 >npm.log 2>&1; then
-	skip "npm install tracing-framework failed (offline?)" \
+. "$srcdir/tests/wtf-loader.sh"
+wtf_loader
+case $? in
+1)	skip "node and npm are needed" "tracing-framework reads txt2wtf's output"
+	done_testing ;;
+2)	skip "npm install tracing-framework failed (offline?)" \
 	    "tracing-framework reads txt2wtf's output"
-	done_testing
-fi
-M=$TMP/npm/node_modules/tracing-framework
-
-# The reader needs a Uint8Array that owns its whole buffer (reference 7).
-cat > load.js <<'EOJ'
-var wtf = require(process.argv[2]);
-var b = require('fs').readFileSync(process.argv[3]);
-var u8 = new Uint8Array(b.length);
-u8.set(b);
-wtf.db.load(u8, function(db) {
-  if (db instanceof Error) {
-    console.log('ERROR ' + db);
-    process.exit(1);
-  }
-  db.getZones().forEach(function(zone) {
-    for (var it = zone.getEventList().begin(); !it.done(); it.next()) {
-      var a = it.getArguments();
-      console.log(zone.getName() + '\t' + Math.round(it.getTime() * 1000) +
-          '\t' + it.getName() + '\t' + (a ? JSON.stringify(a) : ''));
-    }
-  });
-});
-EOJ
+	done_testing ;;
+esac
 # view FILE: the reader's events (not its console warnings), or exit 1.
 view() { node load.js "$M" "$1" 2>/dev/null | grep '	'; }
 

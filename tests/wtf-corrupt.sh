@@ -16,6 +16,14 @@ expect() {
 	wtf2txt f > out.txt 2> err.txt
 	is "$? $(cat err.txt)" "1 wtf2txt: f: $2" "$1"
 }
+# expect_split NAME WHY: as expect, and the splitter says the same (one
+# framing and part-table check for both, wtf_chunk_read/wtf_chunk_parts).
+expect_split() {
+	expect "$1" "$2"
+	rm -f p-*
+	tracesplit -n 2 f p > /dev/null 2> split.err
+	is "$? $(cat split.err)" "1 tracesplit: f: $2" "$1: the splitter too"
+}
 
 # ---------------------------------------------------------------- headers
 { byte 0xde 0xad 0xbe 0xee; be32 0; be32 3; } > f
@@ -61,15 +69,15 @@ cdefine() { le32 1; le32 5; le32 "$1"; le32 "$2"; le32 "$3"; le32 "$4"; le32 "$5
 # records given (LEN bytes) as the event buffer.
 evchunk() { chunk 2 2 $((24 + 24 + 12 + $1)) 2; part 0x30000 0 12; part 0x20002 12 "$1"; printf 't#a\000uint8 v\000'; }
 { hdr; chunk 1 2 20 0; } > f
-expect "chunk shorter than its header" "offset 0xc, chunk 0: chunk length 20 is less than its header and table of 0 parts"
+expect_split "chunk shorter than its header" "offset 0xc, chunk 0: chunk length 20 is less than its header and table of 0 parts"
 { hdr; chunk 1 2 30 1; part 0x20002 0 0; } > f
-expect "chunk shorter than its part table" "offset 0xc, chunk 0: chunk length 30 is less than its header and table of 1 parts"
+expect_split "chunk shorter than its part table" "offset 0xc, chunk 0: chunk length 30 is less than its header and table of 1 parts"
 { hdr; chunk 1 2 44 1; part 0x20002 4 8; byte 0 0 0 0 0 0 0 0; } > f
-expect "part beyond its chunk" "offset 0x24, chunk 0: part 0 (offset 4, length 8) runs past the end of its chunk (8 bytes of part data)"
+expect_split "part beyond its chunk" "offset 0x24, chunk 0: part 0 (offset 4, length 8) runs past the end of its chunk (8 bytes of part data)"
 { hdr; chunk 1 2 56 2; part 0x40000 0 8; part 0x40000 4 4; byte 0 0 0 0 0 0 0 0; } > f
-expect "parts that overlap" "offset 0x30, chunk 0: part 1 (offset 4) overlaps the part before it"
+expect_split "parts that overlap" "offset 0x30, chunk 0: part 1 (offset 4) overlaps the part before it"
 { hdr; chunk 1 2 44 1; part 0x40000 4 4; byte 0 0 0 0 0 0 0 0; } > f
-expect "a gap before the first part" "offset 0x24, chunk 0: part 0 does not start the part data (offset 4): not supported"
+expect_split "a gap before the first part" "offset 0x24, chunk 0: part 0 does not start the part data (offset 4): not supported"
 { hdr; chunk 1 2 42 1; part 0x20002 0 6; byte 1 0 0 0 5 0; } > f
 expect "event buffer not of whole slots" "offset 0x24, chunk 0: event buffer length 6 is not a multiple of 4"
 { hdr; evchunk 36; cdefine 2 0 0 0 1; le32 2; le32 6; } > f

@@ -7,16 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_LIBDEFLATE
-#include <libdeflate.h>
-#endif
-
 #include "io/zframe.h"
 
 /* zlib's z_stream counts in uInt: feed it in pieces of at most this. */
 #define ZF_STEP ((size_t)1 << 30)
-/* From this size on, libdeflate's level 6 matches zlib's ratio. */
-#define ZF_BIG ((size_t)64 << 10)
 
 void
 zf_init(struct zframe *z)
@@ -32,11 +26,6 @@ zf_free(struct zframe *z)
 		inflateEnd(&z->inf);
 	if (z->have_def)
 		deflateEnd(&z->def);
-#ifdef HAVE_LIBDEFLATE
-	for (int i = 0; i < 2; i++)
-		if (z->ldc[i] != NULL)
-			libdeflate_free_compressor(z->ldc[i]);
-#endif
 	zf_init(z);
 }
 
@@ -211,63 +200,6 @@ zf_deflate(struct zframe *z, int level, const void *src, size_t n,
 			return zf_fail(z, ZF_NOMEM, NULL);
 	} while (rc != Z_STREAM_END);
 	return ZF_OK;
-}
-
-int
-zf_compress(struct zframe *z, int level, const void *src, size_t n,
-    struct zf_buf *out)
-{
-#ifdef HAVE_LIBDEFLATE
-	size_t got;
-	int big;
-
-	/*
-	 * Level 6 only, the default: the one level a reader names from the
-	 * header's FLEVEL bits alone (zf_level_of).  For the others it
-	 * looks for the zlib level that gives the same bytes, which
-	 * libdeflate's do not, or do by chance at another level (a level-7
-	 * frame read back as level 8): those stay zlib's.
-	 */
-	if (!zf_compress_differs(level))
-		return zf_deflate(z, level, src, n, out);
-	z->msg[0] = '\0';
-	out->len = 0;
-	/*
-	 * Its level 6 compresses large buffers better than zlib's 6 in
-	 * 60% of zlib's instructions, small ones (Usercorn's own frames
-	 * are some 3 KiB) 0.4% worse: those get its 7, slightly better
-	 * than zlib's 6 in half its instructions.  Both set FLEVEL 2
-	 * ("default") as zlib's 6 does, which a reader takes for level 6.
-	 */
-	big = n >= ZF_BIG;
-	if (z->ldc[big] == NULL &&
-	    (z->ldc[big] = libdeflate_alloc_compressor(big ? 6 : 7)) == NULL)
-		return zf_fail(z, ZF_NOMEM, NULL);
-	if (zf_buf_reserve(out, libdeflate_zlib_compress_bound(z->ldc[big],
-	    n)) < 0)
-		return zf_fail(z, ZF_NOMEM, NULL);
-	got = libdeflate_zlib_compress(z->ldc[big], src, n, out->p, out->cap);
-	if (got == 0)
-		return zf_fail(z, ZF_NOMEM, "libdeflate: output past its bound");
-	out->len = got;
-	return ZF_OK;
-#else
-	return zf_deflate(z, level, src, n, out);
-#endif
-}
-
-int
-zf_compress_differs(int level)
-{
-	/*
-	 * Off for now: ucir2txt names a level-6 frame by its header alone,
-	 * so txt2ucir made a libdeflate frame that `ucir2txt | txt2ucir`
-	 * then gave back as zlib's, and a file's own round trip was no
-	 * longer byte-exact (ucir2txt(1)'s EXAMPLES).  Until the reader
-	 * tells the two apart, every frame is zlib's.
-	 */
-	(void)level;
-	return 0;
 }
 
 int

@@ -23,8 +23,6 @@ struct zframe {
 	z_stream inf, def;
 	int have_inf, have_def;
 	int def_level;		/* level def was set up for */
-	void *ldc[2];		/* zf_compress's libdeflate compressors: for
-				   small and large buffers, or NULL */
 	size_t in_used;		/* compressed bytes the last inflate read */
 	char msg[96];		/* what went wrong, for the caller's message */
 };
@@ -57,17 +55,6 @@ int zf_inflate(struct zframe *z, const void *src, size_t n,
 /* Deflate src[0..n) as one zlib stream at level (0-9) into out. */
 int zf_deflate(struct zframe *z, int level, const void *src, size_t n,
     struct zf_buf *out);
-
-/*
- * The same for a writer that needs a zlib stream at that level, not
- * zlib's own bytes: with libdeflate (configure finds it) some 3x faster
- * than zlib at a ratio as good or better, readable by any inflater; the
- * bytes then differ from zf_deflate's.  Level 0 (stored) is zlib's.
- */
-int zf_compress(struct zframe *z, int level, const void *src, size_t n,
-    struct zf_buf *out);
-/* Does zf_compress at this level give other bytes than zlib's? */
-int zf_compress_differs(int level);
 
 /*
  * The zlib level (0-9) at which this zlib build, with its defaults

@@ -814,28 +814,29 @@ static int
 event(struct tc *c, struct thread *t, const struct tr_rec *rec,
     const char *name, size_t namelen)
 {
-	char slice[TC_NAME];
-	size_t slicelen;
+	char arg[TC_NAME], buf[TP_PAIR_NAME];
+	size_t arglen = 0;
+	struct tp_pair_what w;
 	uint64_t v;
-	int rc;
+	int rc, has_scope, has_arg = 0;
 
-	/* WTF scopes: scope=N opens, wtf.scope#leave ends the innermost. */
-	if (is_name(name, namelen, TP_PAIR_LEAVE)) {
+	/* Which slice it opens or closes: the one rule (tools/pair.h). */
+	has_scope = peek_u64(rec, "scope", &v);
+	if (has_scope && ends_with(name, namelen, "#enter") &&
+	    (has_arg = peek_str(c, rec, "arg.name", arg, &arglen)) < 0)
+		return -1;
+	tp_pair_what(TK_EVENT, name, namelen, has_scope ? &v : NULL,
+	    has_arg ? arg : NULL, arglen, NULL, buf, &w);
+	if (w.type == TP_SL_SCOPE && w.act == 0) {
 		if ((rc = close_slice(c, t, SL_SCOPE, 0, NULL, 0)) < 0)
 			return -1;
 		if (rc == 0)
 			unmatched(c, t, name, namelen, rec);
 		return 0;
 	}
-	if (peek_u64(rec, "scope", &v)) {
-		/* wtf.scope#enter is named by its argument. */
-		if (ends_with(name, namelen, "#enter") &&
-		    (rc = peek_str(c, rec, "arg.name", slice, &slicelen)) != 0)
-			return rc < 0 ? -1 : open_slice(c, t, SL_SCOPE, v,
-			    slice, slicelen, rec, "scope", "arg.name");
-		return open_slice(c, t, SL_SCOPE, v, name, namelen, rec,
-		    "scope", NULL);
-	}
+	if (w.type == TP_SL_SCOPE)
+		return open_slice(c, t, SL_SCOPE, w.key, w.name, w.namelen,
+		    rec, "scope", w.name == arg ? "arg.name" : NULL);
 	if (is_name(name, namelen, "wtf.scope#appendData") ||
 	    (c->appends.len > 0 && appends(c, name, namelen))) {
 		if ((rc = append_data(c, t, rec, is_name(name, namelen,
@@ -844,13 +845,13 @@ event(struct tc *c, struct thread *t, const struct tr_rec *rec,
 		instant(c, t, name, namelen, rec);
 		return 0;
 	}
-	switch (tp_pair_name(name, namelen, slice, &slicelen)) {
+	switch (w.act) {
 	case 1:
-		return open_slice(c, t, SL_EVENT, 0, slice, slicelen, rec,
+		return open_slice(c, t, SL_EVENT, 0, w.name, w.namelen, rec,
 		    NULL, NULL);
 	case 0:
-		if ((rc = close_slice(c, t, SL_EVENT, 0, slice,
-		    slicelen)) != 0)
+		if ((rc = close_slice(c, t, SL_EVENT, 0, w.name,
+		    w.namelen)) != 0)
 			return rc;
 		unmatched(c, t, name, namelen, rec);
 		return 0;

@@ -25,7 +25,12 @@ static const struct {
 	{ "Leave", 0, NULL }, { "Unpark", 0, "Park" },
 };
 
-int
+/*
+ * Event name[0..n): 1 opens a slice, 0 closes one, -1 neither; the
+ * slice's name (at most TP_PAIR_NAME bytes) in out.  Only through
+ * tp_pair_what: the one rule has one entry.
+ */
+static int
 tp_pair_name(const char *name, size_t n, char *out, size_t *outlen)
 {
 	const char *colon = memchr(name, ':', n);

@@ -15,12 +15,6 @@
 
 #define TP_PAIR_NAME 256	/* bytes of a slice name */
 
-/*
- * Event name[0..n): 1 opens a slice, 0 closes one, -1 neither; the
- * slice's name (at most TP_PAIR_NAME bytes) in out.
- */
-int tp_pair_name(const char *name, size_t n, char *out, size_t *outlen);
-
 /* The WTF event that ends the innermost scope. */
 #define TP_PAIR_LEAVE "wtf.scope#leave"
 
@@ -30,7 +24,7 @@ int tp_pair_name(const char *name, size_t n, char *out, size_t *outlen);
  * the thread closes; begin and end open and close a block; an event with
  * scope= opens a WTF scope (named by arg.name for wtf.scope#enter, else
  * by its name) that TP_PAIR_LEAVE closes whatever its key; an event
- * whose name opens or closes by tp_pair_name() opens or closes the slice
+ * whose name ends in an opening or closing word opens or closes the slice
  * of that name.  A close ends the innermost open slice of its thread of
  * the same type and key (and name, for TP_SL_EVENT; any scope for
  * TP_SL_SCOPE).

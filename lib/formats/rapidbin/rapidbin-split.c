@@ -56,12 +56,7 @@ rapidbin_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 		if (avail < 8) {
 			if (avail == 0)
 				break;
-			err->offset = tp_in_offset(in);
-			err->index = index;
-			err->unit = "event";
-			return tp_fail(err, TP_EXIT_DATA, "truncated event: "
-			    "%ld trailing bytes after the last whole event",
-			    avail);
+			return rb_fail_truncated(in, index, avail, err);
 		}
 		b = in->buf + in->pos;
 		n = (size_t)avail / 8;
@@ -71,11 +66,7 @@ rapidbin_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 
 			if (op >= RB_NOPS) {
 				in->pos += 8 * i;
-				err->offset = tp_in_offset(in);
-				err->index = index;
-				err->unit = "event";
-				return tp_fail(err, TP_EXIT_DATA, "invalid "
-				    "operation %u (valid: 0-9)", op);
+				return rb_fail_op(in, index, op, err);
 			}
 			rc = tp_cut_here(c, index, RB_HEADER_SIZE + 8 * index,
 			    err);

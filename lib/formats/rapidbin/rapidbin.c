@@ -367,12 +367,37 @@ strict_end(const struct counter *c, const struct rb_header *h,
 /* Events formatted per output reservation: 400 * 128 < TP_OUT_SLACK. */
 #define DEC_BATCH 400
 
+static void
+event_at(struct tp_in *in, uint64_t index, struct tp_err *err)
+{
+	err->offset = tp_in_offset(in);
+	err->index = index;
+	err->unit = "event";
+}
+
+int
+rb_fail_truncated(struct tp_in *in, uint64_t index, long avail,
+    struct tp_err *err)
+{
+	event_at(in, index, err);
+	return tp_fail(err, TP_EXIT_DATA, "truncated event: %ld trailing "
+	    "bytes after the last whole event", avail);
+}
+
+int
+rb_fail_op(struct tp_in *in, uint64_t index, unsigned op, struct tp_err *err)
+{
+	event_at(in, index, err);
+	return tp_fail(err, TP_EXIT_DATA, "invalid operation %u (valid: 0-9)",
+	    op);
+}
+
 static int
 decode_events(struct tp_in *in, struct tp_out *out,
     const struct rapidbin_dec_opts *opts, struct rapidbin_dec_stats *st,
     struct counter *cnt, struct tp_err *err)
 {
-	int counting = opts->strict || opts->count;
+	int counting = opts->strict || opts->count, badop = 0;
 	uint64_t index = 0;
 	struct rb_event e;
 
@@ -394,12 +419,7 @@ decode_events(struct tp_in *in, struct tp_out *out,
 				in->pos += (size_t)avail;
 				return 0;
 			}
-			err->offset = tp_in_offset(in);
-			err->index = index;
-			err->unit = "event";
-			return tp_fail(err, TP_EXIT_DATA, "truncated event: "
-			    "%ld trailing bytes after the last whole event",
-			    avail);
+			return rb_fail_truncated(in, index, avail, err);
 		}
 		b = in->buf + in->pos;
 		n = (size_t)avail / 8;
@@ -409,8 +429,7 @@ decode_events(struct tp_in *in, struct tp_out *out,
 			for (; done < end; done++, index++) {
 				rb_unpack(tp_get_be64(b + 8 * done), &e);
 				if (e.op >= RB_NOPS) {
-					tp_fail(err, TP_EXIT_DATA, "invalid "
-					    "operation %u (valid: 0-9)", e.op);
+					badop = 1;
 					goto fault;
 				}
 				st->bit63 += (unsigned)e.bit63;
@@ -431,10 +450,10 @@ decode_events(struct tp_in *in, struct tp_out *out,
 fault:
 			tp_out_commit(out, p);
 			in->pos += 8 * done;
-			err->offset = tp_in_offset(in);
-			err->index = index;
-			err->unit = "event";
 			st->events = index;
+			if (badop)
+				return rb_fail_op(in, index, e.op, err);
+			event_at(in, index, err);
 			return -1;
 		}
 		in->pos += 8 * n;

@@ -220,4 +220,16 @@ int rapidbin_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err);
 int rapidbin_probe(const unsigned char *p, size_t n, char *detail,
     size_t detailsz);
 
+/*
+ * The two faults of the event words, one wording for the decoder and
+ * the splitter: at the input's position, event index, avail (1-7)
+ * bytes left where a word needs 8, or a word of operation op (not
+ * valid).  Both fill err and return -1.
+ */
+struct tp_in;
+int rb_fail_truncated(struct tp_in *in, uint64_t index, long avail,
+    struct tp_err *err);
+int rb_fail_op(struct tp_in *in, uint64_t index, unsigned op,
+    struct tp_err *err);
+
 #endif

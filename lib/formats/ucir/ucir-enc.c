@@ -332,21 +332,18 @@ frame_flush(struct enc *e)
 		goto done;
 	}
 	/*
-	 * A frame of ucir2txt's (a ucir-frame record) is deflated by zlib
-	 * at its level, which gives the file's bytes back; one made here
-	 * has no bytes to give back, and zf_compress is faster.
+	 * zlib at the frame's level, made here or named by a ucir-frame
+	 * record: ucir2txt names a frame's level by the bytes zlib gives,
+	 * so any other deflater's frame would come back in other bytes.
 	 */
-	rc = e->frame_made ? zf_compress(&e->z, e->frame_level, e->raw.p,
-	    e->raw.len, &e->comp) : zf_deflate(&e->z, e->frame_level, e->raw.p,
-	    e->raw.len, &e->comp);
+	rc = zf_deflate(&e->z, e->frame_level, e->raw.p, e->raw.len,
+	    &e->comp);
 	if (rc < 0)
 		return tp_fail(e->r->err, TP_EXIT_FAIL, "zlib: %s", e->z.msg);
 	if (frame_put(e, h, &e->comp) < 0)
 		return -1;
 done:
 	e->st->frames++;
-	e->st->frames_libdeflate += !e->trace && e->frame_made &&
-	    zf_compress_differs(e->frame_level);
 	e->st->frames_made += e->frame_made;
 	e->frame_open = 0;
 	e->raw.len = 0;

@@ -45,10 +45,6 @@ enc_report(const void *stats, int failed, const struct tp_say *say)
 		tp_say(say, TP_SAY_WARN, "%llu records with depth= whose syscall "
 		    "is not in the stream were placed one level up",
 		    (unsigned long long)st->unnested);
-	if (st->frames_libdeflate > 0)
-		tp_say(say, TP_SAY_NOTE, "%llu frames made here compressed by "
-		    "libdeflate: zlib streams, but not zlib's bytes",
-		    (unsigned long long)st->frames_libdeflate);
 	if (st->header_made)
 		tp_say(say, TP_SAY_NOTE, "the stream has no ucir-header: one was "
 		    "written");

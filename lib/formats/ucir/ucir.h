@@ -118,7 +118,6 @@ struct ucir_enc_opts {
 struct ucir_enc_stats {
 	uint64_t records;	/* records read, comments and blanks excluded */
 	uint64_t frames, frames_made;	/* written; made without ucir-frame */
-	uint64_t frames_libdeflate;	/* compressed by libdeflate, not zlib */
 	uint64_t ops;
 	struct tr_skips skipped;	/* records the format cannot hold */
 	uint64_t unnested;	/* depth= records whose syscall was gone */

@@ -889,8 +889,7 @@ put_type(struct tp_out *o, const char *name, uint32_t type)
  * string once, the JS writer once per use).
  */
 static int
-strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
-    uint64_t chunk)
+strtab_load(struct dec *d, const unsigned char *b, size_t n)
 {
 	struct strtab *t = &d->strs;
 	size_t i = 0, k, mask, used = 0, need;
@@ -902,10 +901,8 @@ strtab_load(struct dec *d, const unsigned char *b, size_t n, uint64_t off,
 	t->present = 1;
 	while (i < n) {
 		const unsigned char *z = memchr(b + i, 0, n - i);
-		if (z == NULL)
-			return tp_fail_at(d->err, off + i, chunk, "chunk",
-			    "string table entry %zu has no terminating NUL "
-			    "byte", t->n);
+		if (z == NULL)	/* wtf_chunk_parts refused it */
+			break;
 		if (t->n == t->cap &&
 		    tp_grow(&t->ent, &t->cap, t->n + 1, sizeof t->ent[0]) < 0)
 			return dec_nomem(d);
@@ -1232,6 +1229,112 @@ pad_canonical(const unsigned char *pad, size_t n, uint32_t len)
 	return n == (4 - len % 4) % 4 && !nonzero(pad, n);
 }
 
+int
+wtf_chunk_read(struct tp_in *in, uint64_t index, unsigned char **buf,
+    size_t *cap, uint32_t *len, struct tp_err *err)
+{
+	uint64_t off = tp_in_offset(in);
+	uint32_t np;
+	size_t got = 0;
+	long avail = tp_in_fill(in, 24);
+
+	if (avail < 0)
+		return -1;
+	if (avail == 0 && index == 0)
+		/*
+		 * Every writer starts with the file-header chunk (it holds
+		 * the timebase): a trace of 12 bytes was cut.
+		 */
+		return tp_fail_at(err, off, index, "chunk", "cut after "
+		    "the header: a chunked trace has at least its "
+		    "file-header chunk");
+	if (avail == 0)
+		return 0;
+	if (avail < 24)
+		return tp_fail_at(err, off, index, "chunk",
+		    "truncated chunk header: needs 24 bytes, only %ld "
+		    "left", avail);
+	*len = tp_get_le32(in->buf + in->pos + 8);
+	np = tp_get_le32(in->buf + in->pos + 20);
+	if (np > (WTF_CHUNK_MAX - 24) / 12 || *len < 24 + 12 * np)
+		return tp_fail_at(err, off, index, "chunk",
+		    "chunk length %u is less than its header and table "
+		    "of %u parts", *len, np);
+	if (*len > WTF_CHUNK_MAX)
+		return tp_fail_at(err, off, index, "chunk",
+		    "chunk length %u is more than the %u bytes read at "
+		    "most", *len, WTF_CHUNK_MAX);
+	/* Memory grows only as far as the bytes have arrived. */
+	while (got < *len) {
+		size_t want = *len - got > TP_IN_BLOCK ? TP_IN_BLOCK :
+		    *len - got;
+		long n;
+		if (tp_grow(buf, cap, got + want, 1) < 0)
+			return -2;
+		n = tp_in_read(in, *buf + got, want);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return tp_fail_at(err, off, index, "chunk",
+			    "truncated chunk: needs %u bytes, only %zu "
+			    "left", *len, got);
+		got += (size_t)n;
+	}
+	return 1;
+}
+
+int
+wtf_chunk_parts(const unsigned char *c, uint32_t len, uint64_t off,
+    uint64_t index, struct tp_err *err)
+{
+	uint32_t np = tp_get_le32(c + 20);
+	const unsigned char *data = c + 24 + 12 * (size_t)np;
+	size_t dlen = len - 24 - 12 * (size_t)np, end = 0;
+	uint64_t doff = off + 24 + 12 * (uint64_t)np;
+	int have_ev = 0, have_tab = 0;
+
+	for (uint32_t i = 0; i < np; i++) {
+		const unsigned char *e = c + 24 + 12 * (size_t)i;
+		uint32_t po = tp_get_le32(e + 4), pl = tp_get_le32(e + 8);
+		uint32_t pt = tp_get_le32(e);
+		if ((uint64_t)po + pl > dlen)
+			return tp_fail_at(err, off + 24 + 12 * (uint64_t)i,
+			    index, "chunk", "part %u (offset %u, length %u) "
+			    "runs past the end of its chunk (%zu bytes of part "
+			    "data)", i, po, pl, dlen);
+		if (po != end && (i == 0 || po < end))
+			return tp_fail_at(err, off + 24 + 12 * (uint64_t)i,
+			    index, "chunk", i == 0 ? "part 0 does not start "
+			    "the part data (offset %u): not supported" :
+			    "part %u (offset %u) overlaps the part before it",
+			    i == 0 ? po : i, i == 0 ? 0 : po);
+		end = (size_t)po + pl;
+		if (pt == WTF_PART_STRING_TABLE && !have_tab) {
+			size_t k = 0, n = 0;
+			have_tab = 1;
+			while (k < pl) {
+				const unsigned char *z = memchr(data + po + k,
+				    0, pl - k);
+				if (z == NULL)
+					return tp_fail_at(err, doff + po + k,
+					    index, "chunk", "string table "
+					    "entry %zu has no terminating NUL "
+					    "byte", n);
+				n++;
+				k = (size_t)(z - (data + po)) + 1;
+			}
+		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
+			if (pl % 4 != 0)
+				return tp_fail_at(err,
+				    off + 24 + 12 * (uint64_t)i, index, "chunk",
+				    "event buffer length %u is not a multiple "
+				    "of 4", pl);
+			have_ev = 1;
+		}
+	}
+	return 0;
+}
+
 static int
 cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 {
@@ -1239,7 +1342,7 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 	uint32_t np = tp_get_le32(c + 20), type = tp_get_le32(c + 4);
 	uint64_t off = d->chunk_off, doff;
 	struct part ev = { 0, 0, 0 };
-	size_t dlen, end = 0;
+	size_t dlen;
 	int have_ev = 0;
 	struct tp_out *o = d->out;
 
@@ -1250,31 +1353,16 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 	d->strs.n = 0;
 	d->strs.next = 0;
 	/* The layout first: nothing of a bad chunk is written. */
+	if (wtf_chunk_parts(c, len, off, index, d->err) < 0)
+		return -1;
 	for (uint32_t i = 0; i < np; i++) {
 		const unsigned char *e = c + 24 + 12 * (size_t)i;
 		uint32_t po = tp_get_le32(e + 4), pl = tp_get_le32(e + 8);
 		uint32_t pt = tp_get_le32(e);
-		if ((uint64_t)po + pl > dlen)
-			return tp_fail_at(d->err, off + 24 + 12 * (uint64_t)i,
-			    index, "chunk", "part %u (offset %u, length %u) "
-			    "runs past the end of its chunk (%zu bytes of part "
-			    "data)", i, po, pl, dlen);
-		if (po != end && (i == 0 || po < end))
-			return tp_fail_at(d->err, off + 24 + 12 * (uint64_t)i,
-			    index, "chunk", i == 0 ? "part 0 does not start "
-			    "the part data (offset %u): not supported" :
-			    "part %u (offset %u) overlaps the part before it",
-			    i == 0 ? po : i, i == 0 ? 0 : po);
-		end = (size_t)po + pl;
 		if (pt == WTF_PART_STRING_TABLE && !d->strs.present) {
-			if (strtab_load(d, data + po, pl, doff + po, index) < 0)
+			if (strtab_load(d, data + po, pl) < 0)
 				return -1;
 		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
-			if (pl % 4 != 0)
-				return tp_fail_at(d->err,
-				    off + 24 + 12 * (uint64_t)i, index, "chunk",
-				    "event buffer length %u is not a multiple "
-				    "of 4", pl);
 			ev.off = po;
 			ev.len = pl;
 			have_ev = 1;
@@ -1346,57 +1434,19 @@ cff_decode(struct dec *d, uint32_t build)
 	tw_u64(d->out, "build", build);
 	tw_end(d->out);
 	for (uint64_t index = 0;; index++) {
-		uint64_t off = tp_in_offset(in);
-		uint32_t len, np;
-		size_t got = 0;
-		long avail = tp_in_fill(in, 24);
+		uint32_t len;
+		int rc;
 
 		/* An error below (input, memory) is of this chunk. */
 		d->err->index = index;
 		d->err->unit = "chunk";
-		if (avail < 0)
-			return -1;
-		if (avail == 0 && index == 0)
-			/*
-			 * Every writer starts with the file-header chunk (it holds
-			 * the timebase): a trace of 12 bytes was cut.
-			 */
-			return tp_fail_at(d->err, off, index, "chunk", "cut after "
-			    "the header: a chunked trace has at least its "
-			    "file-header chunk");
-		if (avail == 0)
-			return 0;
-		if (avail < 24)
-			return tp_fail_at(d->err, off, index, "chunk",
-			    "truncated chunk header: needs 24 bytes, only %ld "
-			    "left", avail);
-		len = tp_get_le32(in->buf + in->pos + 8);
-		np = tp_get_le32(in->buf + in->pos + 20);
-		if (np > (WTF_CHUNK_MAX - 24) / 12 || len < 24 + 12 * np)
-			return tp_fail_at(d->err, off, index, "chunk",
-			    "chunk length %u is less than its header and table "
-			    "of %u parts", len, np);
-		if (len > WTF_CHUNK_MAX)
-			return tp_fail_at(d->err, off, index, "chunk",
-			    "chunk length %u is more than the %u bytes read at "
-			    "most", len, WTF_CHUNK_MAX);
-		d->chunk_off = off;
-		/* Memory grows only as far as the bytes have arrived. */
-		while (got < len) {
-			size_t want = len - got > TP_IN_BLOCK ? TP_IN_BLOCK :
-			    len - got;
-			long n;
-			if (tp_grow(&d->chunk, &d->chunkcap, got + want, 1) < 0)
-				return dec_nomem(d);
-			n = tp_in_read(in, d->chunk + got, want);
-			if (n < 0)
-				return -1;
-			if (n == 0)
-				return tp_fail_at(d->err, off, index, "chunk",
-				    "truncated chunk: needs %u bytes, only %zu "
-				    "left", len, got);
-			got += (size_t)n;
-		}
+		d->chunk_off = tp_in_offset(in);
+		rc = wtf_chunk_read(in, index, &d->chunk, &d->chunkcap, &len,
+		    d->err);
+		if (rc == -2)
+			return dec_nomem(d);
+		if (rc <= 0)
+			return rc;
 		if (cff_chunk(d, len, index) < 0)
 			return -1;
 	}

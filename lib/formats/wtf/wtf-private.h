@@ -423,4 +423,21 @@ int wtf_text_f64(const char *v, size_t n, double *d);
 int wtf_any_text(const char *s, size_t n, struct buf *out, struct buf *chk,
     struct buf *tmp);
 
+/*
+ * The chunked format's framing, one rule for the decoder and the
+ * splitter (the same diagnostics): wtf_chunk_read reads chunk index at
+ * the input's position into *buf, its length in *len, the header
+ * checked: 1, 0 at the end of the input, -1 on an error (told), -2 out
+ * of memory (the caller tells).  wtf_chunk_parts checks the part table
+ * of a chunk so read (each part inside the part data, in order, a
+ * string table's entries NUL-terminated, an event buffer a multiple of
+ * 4 bytes long), at offset off: 0 or -1 (told).
+ */
+struct tp_in;
+struct tp_err;
+int wtf_chunk_read(struct tp_in *in, uint64_t index, unsigned char **buf,
+    size_t *cap, uint32_t *len, struct tp_err *err);
+int wtf_chunk_parts(const unsigned char *c, uint32_t len, uint64_t off,
+    uint64_t index, struct tp_err *err);
+
 #endif

@@ -502,22 +502,18 @@ cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
 {
 	const unsigned char *c = s->chunk, *data;
 	uint32_t np = tp_get_le32(c + 20);
-	size_t dlen = len - 24 - 12 * (size_t)np;
 	uint64_t doff = off + 24 + 12 * (uint64_t)np;
 	uint32_t evoff = 0, evlen = 0;
 	int have_ev = 0, have_tab = 0;
 
+	if (wtf_chunk_parts(c, len, off, index, s->err) < 0)
+		return -1;
 	data = c + 24 + 12 * (size_t)np;
 	s->ntab = 0;
 	for (uint32_t i = 0; i < np; i++) {
 		const unsigned char *e = c + 24 + 12 * (size_t)i;
 		uint32_t pt = tp_get_le32(e), po = tp_get_le32(e + 4);
 		uint32_t pl = tp_get_le32(e + 8);
-		if ((uint64_t)po + pl > dlen)
-			return tp_fail_at(s->err, off + 24 + 12 * (uint64_t)i,
-			    index, "chunk", "part %u (offset %u, length %u) "
-			    "runs past the end of its chunk (%zu bytes of part "
-			    "data)", i, po, pl, dlen);
 		if (pt == WTF_PART_STRING_TABLE && !have_tab) {
 			size_t k = 0;
 			have_tab = 1;
@@ -526,11 +522,8 @@ cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
 			while (k < pl) {
 				const unsigned char *z = memchr(data + po + k, 0,
 				    pl - k);
-				if (z == NULL)
-					return tp_fail_at(s->err, doff + po + k,
-					    index, "chunk", "string table entry "
-					    "%zu has no terminating NUL byte",
-					    s->ntab);
+				if (z == NULL)	/* wtf_chunk_parts refused it */
+					break;
 				if (tp_grow(&s->tabent, &s->tabcap, s->ntab + 1,
 				    sizeof *s->tabent) < 0)
 					return sp_nomem(s);
@@ -538,11 +531,6 @@ cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
 				k = (size_t)(z - (data + po)) + 1;
 			}
 		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
-			if (pl % 4 != 0)
-				return tp_fail_at(s->err, off + 24 +
-				    12 * (uint64_t)i, index, "chunk", "event "
-				    "buffer length %u is not a multiple of 4",
-				    pl);
 			have_ev = 1;
 			evoff = po;
 			evlen = pl;
@@ -567,48 +555,16 @@ cff_split(struct sp *s)
 	in->pos += 12;
 	for (uint64_t index = 0;; index++) {
 		uint64_t off = tp_in_offset(in);
-		long avail = tp_in_fill(in, 24);
-		uint32_t len, np, type;
-		size_t got = 0;
+		uint32_t len, type;
 		int rc;
 
-		if (avail < 0)
-			return -1;
-		if (avail == 0 && index == 0)
-			return tp_fail_at(s->err, off, index, "chunk", "cut after "
-			    "the header: a chunked trace has at least its "
-			    "file-header chunk");
-		if (avail == 0)
-			return 0;
-		if (avail < 24)
-			return tp_fail_at(s->err, off, index, "chunk",
-			    "truncated chunk header: needs 24 bytes, only %ld "
-			    "left", avail);
-		len = tp_get_le32(in->buf + in->pos + 8);
-		np = tp_get_le32(in->buf + in->pos + 20);
-		type = tp_get_le32(in->buf + in->pos + 4);
-		if (np > (WTF_CHUNK_MAX - 24) / 12 || len < 24 + 12 * np)
-			return tp_fail_at(s->err, off, index, "chunk",
-			    "chunk length %u is less than its header and table "
-			    "of %u parts", len, np);
-		if (len > WTF_CHUNK_MAX)
-			return tp_fail_at(s->err, off, index, "chunk",
-			    "chunk length %u is more than the %u bytes read at "
-			    "most", len, WTF_CHUNK_MAX);
-		while (got < len) {
-			size_t want = len - got > TP_IN_BLOCK ? TP_IN_BLOCK :
-			    len - got;
-			long n;
-			if (tp_grow(&s->chunk, &s->chunkcap, got + want, 1) < 0)
-				return sp_nomem(s);
-			if ((n = tp_in_read(in, s->chunk + got, want)) < 0)
-				return -1;
-			if (n == 0)
-				return tp_fail_at(s->err, off, index, "chunk",
-				    "truncated chunk: needs %u bytes, only %zu "
-				    "left", len, got);
-			got += (size_t)n;
-		}
+		rc = wtf_chunk_read(in, index, &s->chunk, &s->chunkcap, &len,
+		    s->err);
+		if (rc == -2)
+			return sp_nomem(s);
+		if (rc <= 0)
+			return rc;
+		type = tp_get_le32(s->chunk + 4);
 		if (type == WTF_CHUNK_FILE_HEADER) {
 			/* every piece has it: it holds the timebase */
 			if (add_bytes(&s->head, &s->headlen, &s->headcap,
