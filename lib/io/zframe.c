@@ -234,7 +234,7 @@ zf_level_of(struct zframe *z, const void *comp, size_t clen, const void *raw,
 
 int
 zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
-    int compress, const void *user, size_t ulen)
+    const void *user, size_t ulen)
 {
 	struct zf_job *j;
 
@@ -253,7 +253,6 @@ zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
 	j = &b->job[b->n++];
 	j->end = b->raw.len;
 	j->level = level;
-	j->compress = compress;
 	j->rc = ZF_OK;
 	memcpy(j->user, user, ulen < sizeof j->user ? ulen : sizeof j->user);
 	return ZF_OK;
@@ -287,9 +286,8 @@ batch_run(struct zframe *z, struct zf_batch *b)
 	b->msg[0] = '\0';
 	for (size_t i = 0; i < b->n; i++) {
 		struct zf_job *j = &b->job[i];
-		j->rc = j->compress ? zf_compress(z, j->level, b->raw.p + start,
-		    j->end - start, &j->comp) : zf_deflate(z, j->level,
-		    b->raw.p + start, j->end - start, &j->comp);
+		j->rc = zf_deflate(z, j->level, b->raw.p + start,
+		    j->end - start, &j->comp);
 		if (j->rc < 0) {
 			snprintf(b->msg, sizeof b->msg, "%s", z->msg);
 			return j->rc;

@@ -76,12 +76,12 @@ int zf_level_of(struct zframe *z, const void *comp, size_t clen,
  * A second thread deflating frames while the caller builds the next ones
  * (frames of formats that compress each on its own are independent).
  * Frames go over in batches (a hand-over per frame of a few KiB costs
- * more than it saves); each frame's stream is the bytes zf_compress
- * (compress set) or zf_deflate makes of it on the caller's thread.
+ * more than it saves); each frame's stream is the bytes zf_deflate
+ * makes of it on the caller's thread.
  */
 struct zf_job {
 	size_t end;		/* of its bytes in the batch's raw */
-	int level, compress, rc;
+	int level, rc;
 	struct zf_buf comp;	/* its stream, once done */
 	unsigned char user[16];	/* the caller's, carried along */
 };
@@ -93,7 +93,7 @@ struct zf_batch {
 };
 /* A frame into the batch; 0 or ZF_NOMEM. */
 int zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
-    int compress, const void *user, size_t ulen);
+    const void *user, size_t ulen);
 void zf_batch_free(struct zf_batch *b);
 
 struct zf_worker;

@@ -325,7 +325,7 @@ frame_flush(struct enc *e)
 	}
 	if (e->zw != NULL) {
 		if (zf_batch_add(&e->zb, e->raw.p, e->raw.len, e->frame_level,
-		    e->frame_made, h, sizeof h) < 0)
+		    h, sizeof h) < 0)
 			return tp_fail(e->r->err, TP_EXIT_FAIL, "out of memory");
 		if (e->zb.raw.len >= ZW_BATCH && frame_send(e) < 0)
 			return -1;
