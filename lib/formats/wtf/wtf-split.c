@@ -226,10 +226,16 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 			return tp_fail_at(s->err, off, TP_NONE, NULL,
 			    "definition of wire id %u: %s", wire, why);
 		}
+		/*
+		 * Kept first: a definition of def's own wire id (a trace
+		 * restating wtf.event#define) frees def when it is entered.
+		 */
+		if ((k = keep(s, def, b, len, off)) < 0) {
+			free(nd);
+			return -1;
+		}
 		if (wtf_deftab_put(&s->defs, nd) < 0)
 			return sp_nomem(s);
-		if ((k = keep(s, def, b, len, off)) < 0)
-			return -1;
 		if (s->bywire[wire] != 0)
 			s->rec[s->bywire[wire] - 1].live = 0;
 		s->bywire[wire] = (uint32_t)k + 1;
