@@ -6,7 +6,9 @@
 # legacy, cut at every restart point.  Any invalid read or write, or use
 # of freed memory, fails (WTF's writers restate wtf.event#define, whose
 # entry the chunked splitter freed and then read: tests/fuzz-corpus/split/
-# wtf-define-redefined.wtf-trace).
+# wtf-define-redefined.wtf-trace; a legacy definition whose name length
+# ran past its record was read past the input's buffer:
+# wtf-legacy-define-name-past-record.wtf-trace).
 . "$srcdir/tests/tap.sh"
 
 if ! command -v valgrind >/dev/null 2>&1; then

@@ -186,6 +186,14 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 		int sig_null;
 
 		if (s->legacy) {
+			/* a: the record's arguments, to b + len */
+			size_t alen = len - (size_t)(a - b);
+			if (alen < 12 || 12 + (size_t)tp_get_be16(a + 8) > alen ||
+			    12 + (size_t)tp_get_be16(a + 8) +
+			    tp_get_be16(a + 10 + tp_get_be16(a + 8)) > alen)
+				return tp_fail_at(s->err, off, TP_NONE, NULL,
+				    "definition: its name or signature runs "
+				    "past the end of the record");
 			wire = tp_get_be16(a);
 			cls = tp_get_be16(a + 2);
 			flags = tp_get_be32(a + 4);
