@@ -104,8 +104,8 @@ range_piece(const struct tc_cutter *t, uint64_t offset)
 }
 
 /* Has the piece reached the rule's size at this restart point? */
-static int
-piece_full(const struct tc_cutter *t, uint64_t records, uint64_t offset)
+int
+tc_piece_full(const struct tc_cutter *t, uint64_t records, uint64_t offset)
 {
 	switch (t->o.rule) {
 	case TC_RANGE:
@@ -131,7 +131,7 @@ restart(struct tp_cutter *c, uint64_t records, uint64_t offset,
 	struct tc_cutter *t = c->ctx;
 
 	if (t->pieces > 0) {
-		if (!piece_full(t, records, offset))
+		if (!tc_piece_full(t, records, offset))
 			return 0;
 		if (c->finish != NULL && c->finish(c, err) < 0)
 			return -1;

@@ -66,6 +66,14 @@ struct tc_cutter {
 	int nullfd;		/* /dev/null, for the pieces not wanted */
 };
 
+/*
+ * Has the piece t is writing (t->index, from t->first_records and
+ * t->first_offset) reached the rule's size at this restart point?  The
+ * splitters' fuzz harness cuts by it too.
+ */
+int tc_piece_full(const struct tc_cutter *t, uint64_t records,
+    uint64_t offset);
+
 /* 0, or -1 with err filled. */
 int tc_cutter_init(struct tc_cutter *t, const struct tc_opts *o, struct tp_err *err);
 

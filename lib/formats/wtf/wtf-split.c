@@ -186,6 +186,14 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 		int sig_null;
 
 		if (s->legacy) {
+			/* a: the record's arguments, to b + len */
+			size_t alen = len - (size_t)(a - b);
+			if (alen < 12 || 12 + (size_t)tp_get_be16(a + 8) > alen ||
+			    12 + (size_t)tp_get_be16(a + 8) +
+			    tp_get_be16(a + 10 + tp_get_be16(a + 8)) > alen)
+				return tp_fail_at(s->err, off, TP_NONE, NULL,
+				    "definition: its name or signature runs "
+				    "past the end of the record");
 			wire = tp_get_be16(a);
 			cls = tp_get_be16(a + 2);
 			flags = tp_get_be32(a + 4);
@@ -227,8 +235,8 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 			    "definition of wire id %u: %s", wire, why);
 		}
 		/*
-		 * Kept before it is entered: a definition may replace the
-		 * one of its own wire id (the defining event's), freeing def.
+		 * Kept first: a definition of def's own wire id (a trace
+		 * restating wtf.event#define) frees def when it is entered.
 		 */
 		if ((k = keep(s, def, b, len, off)) < 0) {
 			free(nd);
