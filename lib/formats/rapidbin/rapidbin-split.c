@@ -34,15 +34,8 @@ rapidbin_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 	uint64_t index = 0;
 	int rc, started = 0;
 
-	rc = tp_in_exact(in, hb, sizeof hb, "header");
-	if (rc <= 0) {
-		if (rc == 0) {
-			err->offset = 0;
-			tp_fail(err, TP_EXIT_DATA, "empty input: no RapidBin "
-			    "header (18 bytes)");
-		}
+	if (rb_header_read(in, hb, err) < 0)
 		return -1;
-	}
 	/* Counted anew for each piece. */
 	memset(hb + 10, 0, 8);
 	c->finish = finish_piece;

@@ -376,6 +376,19 @@ event_at(struct tp_in *in, uint64_t index, struct tp_err *err)
 }
 
 int
+rb_header_read(struct tp_in *in, unsigned char *hb, struct tp_err *err)
+{
+	int rc = tp_in_exact(in, hb, RB_HEADER_SIZE, "header");
+
+	if (rc == 0) {
+		err->offset = 0;
+		tp_fail(err, TP_EXIT_DATA, "empty input: no RapidBin header "
+		    "(18 bytes)");
+	}
+	return rc > 0 ? 1 : -1;
+}
+
+int
 rb_fail_truncated(struct tp_in *in, uint64_t index, long avail,
     struct tp_err *err)
 {
@@ -475,15 +488,8 @@ rapidbin_decode(struct tp_in *in, struct tp_out *out,
 	st->truncated_at = TP_NONE;
 	st->strict = opts->strict;
 	st->counted = opts->strict || opts->count;
-	rc = tp_in_exact(in, hb, sizeof hb, "header");
-	if (rc <= 0) {
-		if (rc == 0) {
-			err->offset = 0;
-			tp_fail(err, TP_EXIT_DATA, "empty input: no RapidBin "
-			    "header (18 bytes)");
-		}
+	if (rb_header_read(in, hb, err) < 0)
 		return -1;
-	}
 	rb_header_get(hb, &st->header);
 	st->have_header = 1;
 	tw_begin(out, "rapidbin-header");

@@ -231,5 +231,7 @@ int rb_fail_truncated(struct tp_in *in, uint64_t index, long avail,
     struct tp_err *err);
 int rb_fail_op(struct tp_in *in, uint64_t index, unsigned op,
     struct tp_err *err);
+/* The header's 18 bytes into hb: 1, or -1 with err filled. */
+int rb_header_read(struct tp_in *in, unsigned char *hb, struct tp_err *err);
 
 #endif
