@@ -22,28 +22,18 @@ struct cmdline {
 	int rules;
 };
 
-/* A count or size: decimal, with K, M, G (powers of 1024) for sizes. */
+/* A count, or for -b a size (K, M, G, T: powers of 1024). */
 static int
 number(struct cmdline *cl, enum tc_rule rule, const char *opt,
     const char *s, struct tp_err *err)
 {
-	unsigned long long v, mult = 1;
-	char *end;
+	const char *end = tp_size_parse(s, &cl->a.size);
 
-	v = strtoull(s, &end, 10);
-	if (rule == TC_BYTES && *end != '\0' && end[1] == '\0' && end != s) {
-		const char *u = strchr("KMGT", *end);
-		if (u != NULL) {
-			mult = 1ULL << (10 * (u - "KMGT" + 1));
-			end++;
-		}
-	}
-	if (end == s || *end != '\0' || *s == '-' || v == 0 ||
-	    v > UINT64_MAX / mult)
+	if (end == NULL || *end != '\0' || cl->a.size == 0 ||
+	    (rule != TC_BYTES && strpbrk(s, "KMGT") != NULL))
 		return tp_fail(err, TP_EXIT_FAIL, "%s: '%s' is not a positive "
 		    "%s", opt, s, rule == TC_BYTES ? "size" : "number");
 	cl->a.rule = rule;
-	cl->a.size = v * mult;
 	cl->rules++;
 	return 0;
 }

@@ -26,30 +26,6 @@
 #include "range.h"
 #include "split.h"
 
-/* A size: decimal, with K, M, G, T (powers of 1024), as tracesplit -b. */
-static const char *
-size(const char *s, uint64_t *v)
-{
-	unsigned long long x, mult = 1;
-	const char *u;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return NULL;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno != 0)
-		return NULL;
-	if (*end != '\0' && (u = strchr("KMGT", *end)) != NULL) {
-		mult = 1ULL << (10 * (u - "KMGT" + 1));
-		end++;
-	}
-	if (x > UINT64_MAX / mult)
-		return NULL;
-	*v = x * mult;
-	return end;
-}
-
 static int
 set_range(void *target, const char *arg, struct tp_err *err)
 {
@@ -58,8 +34,8 @@ set_range(void *target, const char *arg, struct tp_err *err)
 
 	memset(r, 0, sizeof *r);
 	r->spec = arg;
-	if ((p = size(arg, &r->k)) != NULL && *p == '/' && p > arg &&
-	    (p = size(p + 1, &r->n)) != NULL && *p == '\0' &&
+	if ((p = tp_size_parse(arg, &r->k)) != NULL && *p == '/' && p > arg &&
+	    (p = tp_size_parse(p + 1, &r->n)) != NULL && *p == '\0' &&
 	    strchr(arg, 'K') == NULL && strchr(arg, 'M') == NULL &&
 	    strchr(arg, 'G') == NULL && strchr(arg, 'T') == NULL) {
 		if (r->n == 0 || r->k >= r->n)
@@ -69,8 +45,8 @@ set_range(void *target, const char *arg, struct tp_err *err)
 		return 0;
 	}
 	r->hi = UINT64_MAX;
-	if ((p = size(arg, &r->lo)) != NULL && *p == '-' &&
-	    (p[1] == '\0' || ((p = size(p + 1, &r->hi)) != NULL &&
+	if ((p = tp_size_parse(arg, &r->lo)) != NULL && *p == '-' &&
+	    (p[1] == '\0' || ((p = tp_size_parse(p + 1, &r->hi)) != NULL &&
 	    *p == '\0'))) {
 		if (r->lo >= r->hi)
 			return tp_fail(err, TP_EXIT_FAIL, "--range: '%s': an "

@@ -278,3 +278,26 @@ fail_in:
 	free(own);
 	return err.status ? err.status : TP_EXIT_FAIL;
 }
+
+const char *
+tp_size_parse(const char *s, uint64_t *v)
+{
+	unsigned long long x, mult = 1;
+	const char *u;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno != 0)
+		return NULL;
+	if (*end != '\0' && (u = strchr("KMGT", *end)) != NULL) {
+		mult = 1ULL << (10 * (u - "KMGT" + 1));
+		end++;
+	}
+	if (x > UINT64_MAX / mult)
+		return NULL;
+	*v = x * mult;
+	return end;
+}

@@ -33,5 +33,11 @@ int tp_split_input_bytes(struct tp_in *in, const char *file, uint64_t *total,
 
 /* An unlinked temporary file for a piece a module patches: 0, or -1. */
 int tp_split_scratch(struct tp_out *o, struct tp_err *err);
+/*
+ * A size at s: decimal, with K, M, G or T (powers of 1024) after it;
+ * where it ends, or NULL (no digit first, or over 64 bits).  For
+ * tracesplit -b and a decoder's --range.
+ */
+const char *tp_size_parse(const char *s, uint64_t *v);
 
 #endif
