@@ -62,7 +62,7 @@ close_piece(struct tc_cutter *t, int commit, struct tp_err *err)
 static int
 open_piece(struct tc_cutter *t, struct tp_err *err)
 {
-	size_t need = strlen(t->o.prefix) + strlen(t->o.ext) + 64;
+	size_t need;
 
 	if (t->o.only >= 0) {
 		if (t->index == (uint64_t)t->o.only) {
@@ -81,6 +81,8 @@ open_piece(struct tc_cutter *t, struct tp_err *err)
 		t->open = 1;
 		return 0;
 	}
+	/* Only pieces written as files have names (a range has no prefix). */
+	need = strlen(t->o.prefix) + strlen(t->o.ext) + 64;
 	if (need > t->namecap) {
 		char *p = realloc(t->name, need);
 		if (p == NULL)
