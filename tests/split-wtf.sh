@@ -35,6 +35,22 @@ check "generated v10, 4 KiB chunks" gsmall.wtf-trace -l 1
 check "generated v10, 4 KiB chunks" gsmall.wtf-trace -b 9000
 check "generated legacy" g3.wtf-trace -l 1111
 
+# The decoder reads the parts of any chunk, whatever its type, and takes
+# the timebase of every file-header part in turn: a file-header chunk
+# with events is one piece's payload (not the head of every piece), and
+# a timebase set in an event chunk holds in the pieces after it.
+wtf2txt gsmall.wtf-trace |
+    awk '/^wtf-chunk id=40 / { sub(/type=event_data/, "type=file_header")
+	print; print "wtf-part type=file_header json=\"{\\\"timebase\\\":975998.5}\""; next }
+	/^wtf-chunk id=70 / { print
+	print "wtf-part type=file_header json=\"{\\\"timebase\\\":975998.7}\""; next }
+	{ print }' | txt2wtf > tb.wtf-trace
+is "$(wtf2txt tb.wtf-trace | grep -c 'type=file_header json=')" 3 \
+    "a trace with timebases in two later chunks, one of type file_header"
+check "later timebases" tb.wtf-trace -l 1
+check "later timebases" tb.wtf-trace -n 3
+check "later timebases" tb.wtf-trace -b 9000
+
 # What a piece restates: after the file header (chunked: and its
 # file-header chunk), the definitions, the zones and the zone set, then
 # the input from the cut on.

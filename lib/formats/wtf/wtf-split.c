@@ -62,6 +62,13 @@ struct sp {
 	size_t chunkcap;
 	unsigned char *out;	/* chunked: the restated chunk */
 	size_t outcap;
+	/*
+	 * chunked: the last file-header part read outside the head (in a
+	 * chunk with events), which sets the timebase the piece needs
+	 */
+	unsigned char *tb;
+	size_t tblen, tbcap;
+	int have_tb;
 	uint64_t records, index;
 	/* chunked: the chunk's string table */
 	const unsigned char *tab;
@@ -402,7 +409,7 @@ legacy_split(struct sp *s)
 static int
 cff_restate(struct sp *s, const unsigned char *c)
 {
-	size_t i, k, tl = 0, el = 0, n = 0, len;
+	size_t i, k, tl = 0, el = 0, n = 0, len, np, tbl;
 	unsigned char *o, *t, *e;
 	uint32_t ord = 0;
 
@@ -413,9 +420,12 @@ cff_restate(struct sp *s, const unsigned char *c)
 			for (k = 0; k < s->rec[i].nstr; k++)
 				tl += s->strs[s->rec[i].sat + k].len + 1;
 		}
-	if (n == 0)
+	if (n == 0 && !s->have_tb)
 		return 0;
-	len = 24 + 24 + (tl + 3) / 4 * 4 + el;
+	/* [the timebase's file-header part,] string table, events */
+	np = s->have_tb ? 3 : 2;
+	tbl = s->have_tb ? (s->tblen + 3) / 4 * 4 : 0;
+	len = 24 + 12 * np + tbl + (tl + 3) / 4 * 4 + el;
 	if (tp_grow(&s->out, &s->outcap, len, 1) < 0)
 		return sp_nomem(s);
 	o = s->out;
@@ -425,14 +435,24 @@ cff_restate(struct sp *s, const unsigned char *c)
 	tp_put_le32(o + 8, (uint32_t)len);
 	tp_put_le32(o + 12, tp_get_le32(c + 12));
 	tp_put_le32(o + 16, tp_get_le32(c + 16));
-	tp_put_le32(o + 20, 2);
-	tp_put_le32(o + 24, WTF_PART_STRING_TABLE);
-	tp_put_le32(o + 28, 0);
-	tp_put_le32(o + 32, (uint32_t)tl);
-	tp_put_le32(o + 36, WTF_PART_BINARY_EVENTS);
-	tp_put_le32(o + 40, (uint32_t)((tl + 3) / 4 * 4));
-	tp_put_le32(o + 44, (uint32_t)el);
-	t = o + 48;
+	tp_put_le32(o + 20, (uint32_t)np);
+	t = o + 24;
+	if (s->have_tb) {
+		tp_put_le32(t, WTF_PART_FILE_HEADER);
+		tp_put_le32(t + 4, 0);
+		tp_put_le32(t + 8, (uint32_t)s->tblen);
+		t += 12;
+	}
+	tp_put_le32(t, WTF_PART_STRING_TABLE);
+	tp_put_le32(t + 4, (uint32_t)tbl);
+	tp_put_le32(t + 8, (uint32_t)tl);
+	tp_put_le32(t + 12, WTF_PART_BINARY_EVENTS);
+	tp_put_le32(t + 16, (uint32_t)(tbl + (tl + 3) / 4 * 4));
+	tp_put_le32(t + 20, (uint32_t)el);
+	t += 24;
+	if (s->have_tb)
+		memcpy(t, s->tb, s->tblen);
+	t += tbl;
 	e = t + (tl + 3) / 4 * 4;
 	/* the zone set last, as the stream's state is after them all */
 	for (int pass = 0; pass < 2; pass++)
@@ -505,8 +525,21 @@ cff_events(struct sp *s, const unsigned char *b, size_t len, uint64_t boff)
 	return 0;
 }
 
+/* Whether chunk c, its parts checked, has a part of type t. */
 static int
-cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
+has_part(const unsigned char *c, uint32_t t)
+{
+	uint32_t np = tp_get_le32(c + 20);
+
+	for (uint32_t i = 0; i < np; i++)
+		if (tp_get_le32(c + 24 + 12 * (size_t)i) == t)
+			return 1;
+	return 0;
+}
+
+/* The chunk read: its records tracked; head: it is part of the head. */
+static int
+cff_chunk(struct sp *s, uint64_t off, int head)
 {
 	const unsigned char *c = s->chunk, *data;
 	uint32_t np = tp_get_le32(c + 20);
@@ -514,8 +547,6 @@ cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
 	uint32_t evoff = 0, evlen = 0;
 	int have_ev = 0, have_tab = 0;
 
-	if (wtf_chunk_parts(c, len, off, index, s->err) < 0)
-		return -1;
 	data = c + 24 + 12 * (size_t)np;
 	s->ntab = 0;
 	for (uint32_t i = 0; i < np; i++) {
@@ -542,6 +573,13 @@ cff_chunk(struct sp *s, uint32_t len, uint64_t off, uint64_t index)
 			have_ev = 1;
 			evoff = po;
 			evlen = pl;
+		} else if (pt == WTF_PART_FILE_HEADER && !head) {
+			/* the decoder takes the timebase of each, in order */
+			s->tblen = 0;
+			if (add_bytes(&s->tb, &s->tblen, &s->tbcap, data + po,
+			    pl) < 0)
+				return sp_nomem(s);
+			s->have_tb = 1;
 		}
 	}
 	if (have_ev && cff_events(s, data + evoff, evlen, doff + evoff) < 0)
@@ -563,8 +601,8 @@ cff_split(struct sp *s)
 	in->pos += 12;
 	for (uint64_t index = 0;; index++) {
 		uint64_t off = tp_in_offset(in);
-		uint32_t len, type;
-		int rc;
+		uint32_t len;
+		int rc, head;
 
 		rc = wtf_chunk_read(in, index, &s->chunk, &s->chunkcap, &len,
 		    s->err);
@@ -572,12 +610,23 @@ cff_split(struct sp *s)
 			return sp_nomem(s);
 		if (rc <= 0)
 			return rc;
-		type = tp_get_le32(s->chunk + 4);
-		if (type == WTF_CHUNK_FILE_HEADER) {
-			/* every piece has it: it holds the timebase */
+		if (wtf_chunk_parts(s->chunk, len, off, index, s->err) < 0)
+			return -1;
+		/*
+		 * A file-header chunk goes in every piece's head: it holds
+		 * the timebase.  Not one with events (the decoder reads the
+		 * parts of any chunk, whatever its type): its events are the
+		 * payload of one piece, its timebase restated after the cut.
+		 */
+		head = tp_get_le32(s->chunk + 4) == WTF_CHUNK_FILE_HEADER &&
+		    !has_part(s->chunk, WTF_PART_BINARY_EVENTS);
+		if (head) {
 			if (add_bytes(&s->head, &s->headlen, &s->headcap,
 			    s->chunk, len) < 0)
 				return sp_nomem(s);
+			/* a later timebase than any restated */
+			if (has_part(s->chunk, WTF_PART_FILE_HEADER))
+				s->have_tb = 0;
 		} else if (index > 0) {
 			if ((rc = tp_cut_here(s->c, s->records, off,
 			    s->err)) < 0)
@@ -589,7 +638,7 @@ cff_split(struct sp *s)
 			}
 		}
 		put(s, s->chunk, len);
-		if (cff_chunk(s, len, off, index) < 0)
+		if (cff_chunk(s, off, head) < 0)
 			return -1;
 	}
 }
@@ -647,6 +696,7 @@ out:
 	free(s.head);
 	free(s.chunk);
 	free(s.out);
+	free(s.tb);
 	free(s.tabent);
 	return rc < 0 ? -1 : 0;
 }
