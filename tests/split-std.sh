@@ -10,7 +10,10 @@ if [ -n "$C" ]; then
 	for f in "$C"/std/*.std; do
 		b=$(basename "$f")
 		split_prop "$b" std2txt txt2std norm "$f" -n 4
+		# one piece per line: 17,000 for jigsaw
+		SP_EVERY=97
 		split_prop "$b" std2txt txt2std norm "$f" -l 1
+		SP_EVERY=
 		is "$pieces" "$(grep -c . "$f")" "$b -l 1: one piece per line"
 		cat pieces/x-* > cat.std
 		same_file cat.std "$f" "$b: the pieces, concatenated, are the file"
