@@ -94,6 +94,8 @@ static int
 add_bytes(unsigned char **b, size_t *len, size_t *cap, const void *p,
     size_t n)
 {
+	if (n == 0)		/* *b may be NULL */
+		return 0;
 	if (tp_grow(b, cap, *len + n, 1) < 0)
 		return -1;
 	memcpy(*b + *len, p, n);
@@ -450,7 +452,7 @@ cff_restate(struct sp *s, const unsigned char *c)
 	tp_put_le32(t + 16, (uint32_t)(tbl + (tl + 3) / 4 * 4));
 	tp_put_le32(t + 20, (uint32_t)el);
 	t += 24;
-	if (s->have_tb)
+	if (s->have_tb && s->tblen > 0)
 		memcpy(t, s->tb, s->tblen);
 	t += tbl;
 	e = t + (tl + 3) / 4 * 4;
