@@ -41,6 +41,13 @@ tp_fail(struct tp_err *e, int status, const char *fmt, ...)
 }
 
 int
+tp_fail_nomem(struct tp_err *e)
+{
+	e->offset = TP_NONE;
+	return tp_fail(e, TP_EXIT_FAIL, "out of memory");
+}
+
+int
 tp_fail_at(struct tp_err *e, uint64_t offset, uint64_t index,
     const char *unit, const char *fmt, ...)
 {

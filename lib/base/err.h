@@ -44,6 +44,8 @@ void tp_err_clear(struct tp_err *e);
 int tp_fail(struct tp_err *e, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int tp_failv(struct tp_err *e, int status, const char *fmt, va_list ap);
+/* "out of memory", of no place in the input (offset TP_NONE).  Returns -1. */
+int tp_fail_nomem(struct tp_err *e);
 /*
  * A data error (TP_EXIT_DATA) at a byte offset of the input, in the
  * index-th unit ("frame", "chunk"), or TP_NONE and NULL for none: a

@@ -107,8 +107,7 @@ enum { FR_OK = 0, FR_MORE = 1, FR_BAD = -1, FR_SLOW = 2 };
 static int
 dec_nomem(struct dec *d)
 {
-	d->err->offset = TP_NONE;
-	tp_fail(d->err, TP_EXIT_FAIL, "out of memory");
+	tp_fail_nomem(d->err);
 	return FR_BAD;
 }
 

@@ -234,8 +234,7 @@ span_is(const struct tr_field *f, const char *w)
 static inline int
 dial9_enc_nomem(struct enc *e)
 {
-	e->err->offset = TP_NONE;
-	return tp_fail(e->err, TP_EXIT_FAIL, "out of memory");
+	return tp_fail_nomem(e->err);
 }
 
 /* Write the frame in fb. */

@@ -72,13 +72,6 @@ struct sp {
 	uint64_t records, frames;
 };
 
-static int
-sp_nomem(struct sp *s)
-{
-	s->err->offset = TP_NONE;
-	return tp_fail(s->err, TP_EXIT_FAIL, "out of memory");
-}
-
 static void
 put(struct sp *s, const void *p, size_t n)
 {
@@ -376,7 +369,7 @@ write_entry(struct sp *s, int stacks, const struct pent *e)
 	uint64_t *st = stamp_of(s, stacks, e);
 
 	if (st == NULL)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	write_def(s, stacks, e->id, e->data, e->len);
 	*st = s->gen;
 	return 0;
@@ -421,7 +414,7 @@ restate_orphan(struct sp *s, int stacks, struct pent *e)
 	if (h2 == NULL)		/* nothing to give it: e holds in the piece */
 		return write_entry(s, stacks, e);
 	if ((st = stamp_of(s, stacks, h2)) == NULL)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	if (*st != s->gen && write_entry(s, stacks, h2) < 0)
 		return -1;
 	write_def(s, stacks, spare, e->data, e->len);
@@ -439,7 +432,7 @@ restate_entry(struct sp *s, int stacks, struct pent *e)
 	size_t slot;
 
 	if (st == NULL)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	if (*st == s->gen)
 		return 0;
 	if (!e->holder) {
@@ -451,7 +444,7 @@ restate_entry(struct sp *s, int stacks, struct pent *e)
 			return restate_orphan(s, stacks, e);
 		if (h != e) {
 			if ((hs = stamp_of(s, stacks, h)) == NULL)
-				return sp_nomem(s);
+				return tp_fail_nomem(s->err);
 			if (*hs != s->gen && write_entry(s, stacks, h) < 0)
 				return -1;
 		}
@@ -533,7 +526,7 @@ apply(struct sp *s, const unsigned char *p, size_t len, uint64_t off)
 			    "%u registered again with a different schema",
 			    tp_get_le16(p + 1));
 		if (x == NULL)
-			return sp_nomem(s);
+			return tp_fail_nomem(s->err);
 		put(s, p, len);
 		s->xgen[x->id] = s->gen;
 		return 0;
@@ -556,7 +549,7 @@ apply(struct sp *s, const unsigned char *p, size_t len, uint64_t off)
 			uint64_t *hs;
 			if (h != NULL && h != e) {
 				if ((hs = stamp_of(s, stacks, h)) == NULL)
-					return sp_nomem(s);
+					return tp_fail_nomem(s->err);
 				if (*hs != s->gen && write_entry(s, stacks, h) < 0)
 					return -1;
 			}
@@ -569,7 +562,7 @@ apply(struct sp *s, const unsigned char *p, size_t len, uint64_t off)
 			    tp_get_le32(q), q + 8, n);
 			uint64_t *st;
 			if (e == NULL || (st = stamp_of(s, stacks, e)) == NULL)
-				return sp_nomem(s);
+				return tp_fail_nomem(s->err);
 			*st = s->gen;
 			q += 8 + n;
 		}
@@ -588,7 +581,7 @@ apply(struct sp *s, const unsigned char *p, size_t len, uint64_t off)
 			return 0;	/* no schema can have it */
 		if (tp_grow(&s->abuf, &s->acap, s->alen + len, 1) < 0 ||
 		    tp_grow(&s->ann, &s->anncap, s->nann + 1, sizeof *s->ann) < 0)
-			return sp_nomem(s);
+			return tp_fail_nomem(s->err);
 		memcpy(s->abuf + s->alen, p, len);
 		s->ann[s->nann].id = (uint32_t)id;
 		s->ann[s->nann].at = s->alen;
@@ -771,7 +764,7 @@ split_run(struct sp *s)
 			if (tp_grow(&s->pbuf, &s->pcap, s->plen + flen, 1) < 0 ||
 			    tp_grow(&s->pend, &s->pendcap, s->npend + 1,
 			    sizeof *s->pend) < 0)
-				return sp_nomem(s);
+				return tp_fail_nomem(s->err);
 			memcpy(s->pbuf + s->plen, p, flen);
 			s->pend[s->npend].off = off;
 			s->pend[s->npend].index = s->frames;
@@ -798,7 +791,7 @@ dial9_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 	s.err = err;
 	if (seg_init(&s.seg) < 0 ||
 	    (s.xgen = calloc(65536, sizeof *s.xgen)) == NULL)
-		rc = sp_nomem(&s);
+		rc = tp_fail_nomem(s.err);
 	else
 		rc = split_run(&s);
 	free(s.xgen);

@@ -85,27 +85,8 @@ f32_to_f64(uint32_t b)
 
 /* ---------------------------------------------------------------- decoder */
 
-struct strent {
-	uint32_t off, len;		/* in the part's bytes */
-	/*
-	 * The string as a quoted value in text (fmt_qstr), at text + qoff,
-	 * made once for equal strings; qlen QLEN_NONE when longer than
-	 * QSTR_INLINE (written at each use).
-	 */
-	uint32_t qoff, qlen;
-};
-
-struct strtab {
-	const unsigned char *base;	/* the part's bytes */
-	struct strent *ent;		/* per ordinal */
-	unsigned char *text;
-	size_t textcap;
-	uint32_t *hash;			/* open addressing, ordinals + 1 */
-	size_t n, cap, hcap;
-	uint32_t next;			/* ordinal the encoder would give next */
-	int unique;			/* no two entries equal: deduplicated */
-	int present;
-};
+/* A string table entry's qlen when it is longer than QSTR_INLINE: quoted
+   at each use. */
 #define QLEN_NONE UINT32_MAX
 
 /*
@@ -141,7 +122,9 @@ struct dec {
 	size_t chunkcap;
 	uint64_t chunk_off;	/* input offset of the chunk */
 	uint64_t part_off;	/* input offset of the event buffer */
-	struct strtab strs;
+	struct wtf_strtab strs;
+	unsigned char *qtext;	/* the quoted strings of strs */
+	size_t qtextcap;
 	unsigned char *scratch;
 	size_t scratchcap;
 	struct buf anyout, anychk, anytmp;	/* wtf_any_text's */
@@ -411,53 +394,16 @@ class_name(uint32_t cls)
 	return cls == 0 ? "instance" : cls == 1 ? "scope" : NULL;
 }
 
-struct defrec {
-	uint32_t wire, cls, flags;
-	const unsigned char *name, *sig;
-	size_t namelen, siglen;
-	int name_null, sig_null;
-	const unsigned char *pad[2];	/* CFF: slot padding of wire, class */
-};
-
 /* Enter a definition read from the trace; the record is written after. */
 static int
-dec_define(struct dec *d, const struct defrec *r, uint64_t off)
+dec_define(struct dec *d, const struct wtf_defrec *r, uint64_t off)
 {
-	const char *why = NULL;
 	struct wtf_def *def;
 
-	if (r->name_null || r->namelen == 0)
-		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
-		    "definition of wire id %u without a name", r->wire);
-	def = wtf_def_new(r->wire, r->cls, r->flags, (const char *)r->name,
-	    r->namelen, (const char *)r->sig, r->siglen, r->sig_null, &why);
-	if (def == NULL) {
-		if (strcmp(why, "out of memory") == 0)
-			return dec_nomem(d);
-		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
-		    "definition of wire id %u (%.*s): %s: \"%.*s\"", r->wire,
-		    (int)(r->namelen > 60 ? 60 : r->namelen), r->name, why,
-		    (int)(r->siglen > 80 ? 80 : r->siglen),
-		    r->sig ? (const char *)r->sig : "");
-	}
-	if (r->wire == WTF_WIRE_DEFINE &&
-	    !wtf_same_as_define(&d->defs, def)) {
-		free(def);
-		return tp_fail_at(d->err, off, d->rec_index - 1, "record",
-		    "wire id 1 (wtf.event#define) redefined as another event "
-		    "type");
-	}
-	if (d->legacy) {
-		for (unsigned i = 0; i < def->nargs; i++)
-			if (def->arg[i].type == WT_CHAR ||
-			    def->arg[i].type == WT_WCHAR) {
-				free(def);
-				return tp_fail_at(d->err, off,
-				    d->rec_index - 1, "record", "definition "
-				    "of wire id %u: char and wchar have no "
-				    "legacy encoding", r->wire);
-			}
-	}
+	def = wtf_define_make(&d->defs, r, d->legacy, off, d->rec_index - 1,
+	    d->err);
+	if (def == NULL)
+		return -1;
 	if (def_at(&d->defs, r->wire) != NULL && r->wire != WTF_WIRE_DEFINE)
 		d->st->redefined++;
 	if (wtf_deftab_put(&d->defs, def) < 0)
@@ -467,7 +413,7 @@ dec_define(struct dec *d, const struct defrec *r, uint64_t off)
 }
 
 static void
-put_define(struct dec *d, const struct defrec *r, uint32_t time)
+put_define(struct dec *d, const struct wtf_defrec *r, uint32_t time)
 {
 	const char *cn = class_name(r->cls);
 	char *p = tp_out_reserve(d->out, 256);
@@ -663,26 +609,6 @@ legacy_put_args(struct dec *d, char *p, const struct wtf_def *def,
 }
 
 /* The define record's fields from legacy bytes (sized already). */
-static void
-legacy_defrec(const unsigned char *b, struct defrec *r)
-{
-	uint32_t c;
-
-	memset(r, 0, sizeof *r);
-	r->wire = tp_get_be16(b);
-	r->cls = tp_get_be16(b + 2);
-	r->flags = tp_get_be32(b + 4);
-	c = tp_get_be16(b + 8);
-	r->name = b + 10;
-	r->namelen = c;
-	r->name_null = c == 0;
-	b += 10 + c;
-	c = tp_get_be16(b);
-	r->sig = b + 2;
-	r->siglen = c;
-	r->sig_null = c == 0;
-}
-
 static int
 legacy_records(struct dec *d)
 {
@@ -737,8 +663,8 @@ legacy_records(struct dec *d)
 		}
 		time = tp_get_be32(b + 2);
 		if (def->role == ROLE_DEFINE) {
-			struct defrec r;
-			legacy_defrec(b + 6, &r);
+			struct wtf_defrec r;
+			wtf_legacy_defrec(b + 6, &r);
 			dec_track(d, def, time, 0);
 			if (dec_define(d, &r, off) < 0) {
 				d->err->index = d->rec_index - 1;
@@ -884,154 +810,46 @@ put_type(struct tp_out *o, const char *name, uint32_t type)
 }
 
 /*
- * Index a string table part: NUL-terminated strings.  Whether two entries
- * are equal tells how the writer filled it (the C++ writer stores each
- * string once, the JS writer once per use).
+ * Index a string table part (wtf_strtab_load) and quote its strings up
+ * to QSTR_INLINE bytes once, equal strings sharing their text.
  */
 static int
 strtab_load(struct dec *d, const unsigned char *b, size_t n)
 {
-	struct strtab *t = &d->strs;
-	size_t i = 0, k, mask, used = 0, need;
+	struct wtf_strtab *t = &d->strs;
+	size_t i, used = 0, need;
 
-	t->base = b;
-	t->n = 0;
-	t->next = 0;
-	t->unique = 1;
-	t->present = 1;
-	while (i < n) {
-		const unsigned char *z = memchr(b + i, 0, n - i);
-		if (z == NULL)	/* wtf_chunk_parts refused it */
-			break;
-		if (t->n == t->cap &&
-		    tp_grow(&t->ent, &t->cap, t->n + 1, sizeof t->ent[0]) < 0)
-			return dec_nomem(d);
-		t->ent[t->n].off = (uint32_t)i;
-		t->ent[t->n].len = (uint32_t)(z - (b + i));
-		t->n++;
-		i = (size_t)(z - b) + 1;
-	}
-	for (k = 64; k < 2 * t->n; k *= 2)
-		;
-	if (k > t->hcap) {
-		free(t->hash);
-		if ((t->hash = malloc(k * sizeof *t->hash)) == NULL) {
-			t->hcap = 0;
-			return dec_nomem(d);
-		}
-		t->hcap = k;
-	}
-	memset(t->hash, 0, k * sizeof *t->hash);
-	mask = k - 1;
+	if (wtf_strtab_load(t, b, n) < 0)
+		return dec_nomem(d);
 	for (i = 0; i < t->n; i++) {
-		struct strent *en = &t->ent[i];
-		const unsigned char *s = b + en->off;
-		uint32_t len = en->len, j;
-		size_t h = name_hash(s, len) & mask;
+		struct wtf_strent *en = &t->ent[i];
 		char *q;
 
-		while ((j = t->hash[h]) != 0 && (t->ent[j - 1].len != len ||
-		    memcmp(b + t->ent[j - 1].off, s, len) != 0))
-			h = (h + 1) & mask;
-		if (j != 0) {
-			en->qoff = t->ent[j - 1].qoff;
-			en->qlen = t->ent[j - 1].qlen;
-			t->unique = 0;
+		if (en->first != i) {
+			en->qoff = t->ent[en->first].qoff;
+			en->qlen = t->ent[en->first].qlen;
 			continue;
 		}
-		t->hash[h] = (uint32_t)i + 1;
 		en->qlen = QLEN_NONE;
-		if (len > QSTR_INLINE || used > UINT32_MAX / 2)
+		if (en->len > QSTR_INLINE || used > UINT32_MAX / 2)
 			continue;
 		/* FIELD_COPY: room to copy the last one in one move */
-		need = used + QUOTED_MAX(len) + FIELD_COPY;
-		if (need > t->textcap &&
-		    tp_grow(&t->text, &t->textcap, need, 1) < 0)
+		need = used + QUOTED_MAX(en->len) + FIELD_COPY;
+		if (need > d->qtextcap &&
+		    tp_grow(&d->qtext, &d->qtextcap, need, 1) < 0)
 			return dec_nomem(d);
-		q = (char *)t->text + used;
+		q = (char *)d->qtext + used;
 		en->qoff = (uint32_t)used;
-		en->qlen = (uint32_t)(fmt_qstr(q, s, len) - q);
+		en->qlen = (uint32_t)(fmt_qstr(q, b + en->off, en->len) - q);
 		used += en->qlen;
 	}
 	return 0;
 }
 
-/*
- * Check a string ordinal against the order the encoder writes (each
- * string at its first use, once per use unless the table is unique);
- * *next is advanced.  NULL when fine, else why not.
- */
-static inline const char *
-strtab_check(const struct strtab *t, uint32_t o, uint32_t *next)
-{
-	if (o >= 0xfffffffeu)
-		return NULL;
-	if (!t->present)
-		return "string ordinal in a chunk without a string table";
-	if (o >= t->n)
-		return "string ordinal past the end of the string table";
-	if (t->ent[o].len == 0)
-		return "reference to an empty string table entry (readers take "
-		    "it for null; writers use 0xfffffffe for \"\")";
-	if (o == *next) {
-		(*next)++;
-		return NULL;
-	}
-	if (t->unique && o < *next)
-		return NULL;
-	return "string table not in the order of its uses (not written by "
-	    "a known writer; not supported)";
-}
-
-/*
- * Slots of a record's arguments at s (avail slots left): >= 0, or -1
- * with *why.  String ordinals are checked (and *next advanced).
- */
-static long
-cff_args_slots(const struct dec *d, const struct wtf_def *def,
-    const unsigned char *s, size_t avail, uint32_t *next, const char **why)
-{
-	size_t pos = 0;
-
-	if (!def->has_array) {
-		/* one slot each: only the strings' ordinals to check */
-		for (unsigned k = 0; k < def->nstr && def->stridx[k] < avail;
-		    k++)
-			if ((*why = strtab_check(&d->strs,
-			    tp_get_le32(s + 4 * def->stridx[k]), next)) != NULL)
-				return -1;
-		if (def->nargs > avail)
-			goto short_;
-		return (long)def->nargs;
-	}
-	for (unsigned i = 0; i < def->nargs; i++) {
-		const struct wtf_argdef *a = &def->arg[i];
-		uint32_t v;
-
-		if (pos >= avail)
-			goto short_;
-		v = tp_get_le32(s + 4 * pos);
-		if (a->array) {
-			if (v != 0xffffffffu)
-				pos += ((uint64_t)v * type_size[a->type] + 3) / 4;
-		} else if (type_string(a->type)) {
-			if ((*why = strtab_check(&d->strs, v, next)) != NULL)
-				return -1;
-		}
-		pos++;
-		if (pos > avail)
-			goto short_;
-	}
-	return (long)pos;
-short_:
-	*why = "truncated record: it runs past the end of the event buffer";
-	return -1;
-}
-
 static char *
 cff_put_string(struct dec *d, char *p, uint32_t o)
 {
-	const struct strent *en;
+	const struct wtf_strent *en;
 
 	if (o == 0xffffffffu)
 		return put_lit(p, "null");
@@ -1039,7 +857,7 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 		return put_str(d, p, "", 0, 0);
 	en = &d->strs.ent[o];
 	if (en->qlen != QLEN_NONE)
-		return put_piece(p, (const char *)d->strs.text + en->qoff,
+		return put_piece(p, (const char *)d->qtext + en->qoff,
 		    en->qlen);
 	return put_str(d, p, d->strs.base + en->off, en->len, 0);
 }
@@ -1052,7 +870,7 @@ cff_put_string(struct dec *d, char *p, uint32_t o)
 static __attribute__((noinline)) char *
 cff_put_any(struct dec *d, char *p, uint32_t o)
 {
-	const struct strent *en;
+	const struct wtf_strent *en;
 
 	if (o >= 0xfffffffeu)
 		return NULL;
@@ -1130,36 +948,6 @@ cff_put_args(struct dec *d, char *p, const struct wtf_def *def,
 	return p;
 }
 
-static void
-cff_defrec(const struct dec *d, const unsigned char *s, struct defrec *r)
-{
-	const struct strtab *t = &d->strs;
-	uint32_t o;
-
-	memset(r, 0, sizeof *r);
-	r->wire = tp_get_le16(s);
-	r->pad[0] = s + 2;
-	r->cls = tp_get_le16(s + 4);
-	r->pad[1] = s + 6;
-	r->flags = tp_get_le32(s + 8);
-	o = tp_get_le32(s + 12);
-	r->name_null = o == 0xffffffffu;
-	if (o < 0xfffffffeu) {
-		r->name = t->base + t->ent[o].off;
-		r->namelen = t->ent[o].len;
-	} else {
-		r->name = (const unsigned char *)"";
-	}
-	o = tp_get_le32(s + 16);
-	r->sig_null = o == 0xffffffffu;
-	if (o < 0xfffffffeu) {
-		r->sig = t->base + t->ent[o].off;
-		r->siglen = t->ent[o].len;
-	} else {
-		r->sig = (const unsigned char *)"";
-	}
-}
-
 /* The records of an event buffer part. */
 static int
 cff_events(struct dec *d, const unsigned char *b, size_t len, uint64_t boff)
@@ -1189,15 +977,16 @@ cff_events(struct dec *d, const unsigned char *b, size_t len, uint64_t boff)
 		if (def == NULL)
 			return tp_fail_at(d->err, off, d->rec_index, "record",
 			    "undefined wire id %u", wire);
-		n = cff_args_slots(d, def, s + 8, nslots - i - 2, &next, &why);
+		n = wtf_args_slots(def, s + 8, nslots - i - 2, &d->strs, &next,
+		    &why);
 		if (n < 0)
 			return tp_fail_at(d->err, off, d->rec_index, "record",
 			    "%.*s record: %s", (int)def->namelen, def->name,
 			    why);
 		d->strs.next = next;
 		if (def->role == ROLE_DEFINE) {
-			struct defrec r;
-			cff_defrec(d, s + 8, &r);
+			struct wtf_defrec r;
+			wtf_cff_defrec(&d->strs, s + 8, &r);
 			dec_track(d, def, time, 0);
 			if (dec_define(d, &r, off) < 0)
 				return -1;
@@ -1415,12 +1204,7 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 	}
 	if (have_ev && cff_events(d, data + ev.off, ev.len, doff + ev.off) < 0)
 		return -1;
-	if (d->strs.present && d->strs.next != d->strs.n)
-		return tp_fail_at(d->err, off, index, "chunk", "%zu of the %zu "
-		    "strings of the chunk's table are never used (writers "
-		    "store only what their records use)",
-		    d->strs.n - d->strs.next, d->strs.n);
-	return 0;
+	return wtf_strtab_done(&d->strs, off, index, d->err);
 }
 
 static int
@@ -1531,9 +1315,8 @@ wtf_decode(struct tp_in *in, struct tp_out *out,
 	wtf_deftab_free(&d->defs);
 	free(d->scopes.s);
 	free(d->chunk);
-	free(d->strs.ent);
-	free(d->strs.text);
-	free(d->strs.hash);
+	wtf_strtab_free(&d->strs);
+	free(d->qtext);
 	free(d->scratch);
 	free(d->anyout.b);
 	free(d->anychk.b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/digits.h"
+#include "base/err.h"
 #include "base/fpconv.h"
 #include "formats/wtf/wtf-private.h"
 
@@ -495,4 +496,122 @@ wtf_chunk_name(uint32_t type)
 {
 	return type == WTF_CHUNK_FILE_HEADER ? "file_header" :
 	    type == WTF_CHUNK_EVENT_DATA ? "event_data" : NULL;
+}
+
+int
+wtf_strtab_load(struct wtf_strtab *t, const unsigned char *b, size_t n)
+{
+	size_t i = 0, k, mask;
+
+	t->base = b;
+	t->n = 0;
+	t->next = 0;
+	t->unique = 1;
+	t->present = 1;
+	while (i < n) {
+		const unsigned char *z = memchr(b + i, 0, n - i);
+		if (z == NULL)	/* wtf_chunk_parts refused it */
+			break;
+		if (t->n == t->cap &&
+		    tp_grow(&t->ent, &t->cap, t->n + 1, sizeof t->ent[0]) < 0)
+			return -1;
+		t->ent[t->n].off = (uint32_t)i;
+		t->ent[t->n].len = (uint32_t)(z - (b + i));
+		t->n++;
+		i = (size_t)(z - b) + 1;
+	}
+	for (k = 64; k < 2 * t->n; k *= 2)
+		;
+	if (k > t->hcap) {
+		free(t->hash);
+		if ((t->hash = malloc(k * sizeof *t->hash)) == NULL) {
+			t->hcap = 0;
+			return -1;
+		}
+		t->hcap = k;
+	}
+	memset(t->hash, 0, k * sizeof *t->hash);
+	mask = k - 1;
+	for (i = 0; i < t->n; i++) {
+		struct wtf_strent *en = &t->ent[i];
+		const unsigned char *s = b + en->off;
+		uint32_t len = en->len, j;
+		size_t h = name_hash(s, len) & mask;
+
+		while ((j = t->hash[h]) != 0 && (t->ent[j - 1].len != len ||
+		    memcmp(b + t->ent[j - 1].off, s, len) != 0))
+			h = (h + 1) & mask;
+		if (j != 0) {
+			en->first = j - 1;
+			t->unique = 0;
+		} else {
+			en->first = (uint32_t)i;
+			t->hash[h] = (uint32_t)i + 1;
+		}
+	}
+	return 0;
+}
+
+void
+wtf_strtab_free(struct wtf_strtab *t)
+{
+	free(t->ent);
+	free(t->hash);
+}
+
+int
+wtf_strtab_done(const struct wtf_strtab *t, uint64_t off, uint64_t index,
+    struct tp_err *err)
+{
+	if (t->present && t->next != t->n)
+		return tp_fail_at(err, off, index, "chunk", "%zu of the %zu "
+		    "strings of the chunk's table are never used (writers "
+		    "store only what their records use)",
+		    t->n - t->next, t->n);
+	return 0;
+}
+
+struct wtf_def *
+wtf_define_make(const struct deftab *defs, const struct wtf_defrec *r,
+    int legacy, uint64_t off, uint64_t index, struct tp_err *err)
+{
+	const char *why = NULL;
+	struct wtf_def *def;
+
+	if (r->name_null || r->namelen == 0) {
+		tp_fail_at(err, off, index, "record", "definition of wire id "
+		    "%u without a name", r->wire);
+		return NULL;
+	}
+	def = wtf_def_new(r->wire, r->cls, r->flags, (const char *)r->name,
+	    r->namelen, (const char *)r->sig, r->siglen, r->sig_null, &why);
+	if (def == NULL) {
+		if (strcmp(why, "out of memory") == 0)
+			tp_fail_nomem(err);
+		else
+			tp_fail_at(err, off, index, "record", "definition of "
+			    "wire id %u (%.*s): %s: \"%.*s\"", r->wire,
+			    (int)(r->namelen > 60 ? 60 : r->namelen), r->name,
+			    why, (int)(r->siglen > 80 ? 80 : r->siglen),
+			    r->sig ? (const char *)r->sig : "");
+		return NULL;
+	}
+	if (r->wire == WTF_WIRE_DEFINE && !wtf_same_as_define(defs, def)) {
+		free(def);
+		tp_fail_at(err, off, index, "record", "wire id 1 "
+		    "(wtf.event#define) redefined as another event type");
+		return NULL;
+	}
+	if (legacy) {
+		for (unsigned i = 0; i < def->nargs; i++)
+			if (def->arg[i].type == WT_CHAR ||
+			    def->arg[i].type == WT_WCHAR) {
+				free(def);
+				tp_fail_at(err, off, index, "record",
+				    "definition of wire id %u: char and wchar "
+				    "have no legacy encoding", r->wire);
+				return NULL;
+			}
+	}
+	return def;
 }

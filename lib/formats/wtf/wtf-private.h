@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/bytes.h"
 #include "base/grow.h"
 #include "base/hash.h"
 #include "formats/wtf/wtf.h"
@@ -439,5 +440,180 @@ int wtf_chunk_read(struct tp_in *in, uint64_t index, unsigned char **buf,
     size_t *cap, uint32_t *len, struct tp_err *err);
 int wtf_chunk_parts(const unsigned char *c, uint32_t len, uint64_t off,
     uint64_t index, struct tp_err *err);
+
+/*
+ * A chunk's string table, as the decoder and the splitter read it (one
+ * rule, the same diagnostics).  wtf_strtab_load indexes the
+ * NUL-terminated strings of a part (checked by wtf_chunk_parts) and
+ * tells whether two are equal (the C++ writer stores each string once,
+ * the JS writer once per use): 0, or -1 out of memory.
+ */
+struct wtf_strent {
+	uint32_t off, len;	/* in the part's bytes */
+	uint32_t first;		/* ordinal of the first entry equal to it */
+	/* the decoder's: the string quoted, made once for equal strings */
+	uint32_t qoff, qlen;
+};
+
+struct wtf_strtab {
+	const unsigned char *base;	/* the part's bytes */
+	struct wtf_strent *ent;		/* per ordinal */
+	uint32_t *hash;			/* open addressing, ordinals + 1 */
+	size_t n, cap, hcap;
+	uint32_t next;			/* ordinal the encoder would give next */
+	int unique;			/* no two entries equal */
+	int present;
+};
+
+int wtf_strtab_load(struct wtf_strtab *t, const unsigned char *b, size_t n);
+void wtf_strtab_free(struct wtf_strtab *t);
+/* A chunk's end: every string of its table used, or -1 (told). */
+int wtf_strtab_done(const struct wtf_strtab *t, uint64_t off, uint64_t index,
+    struct tp_err *err);
+
+/* A wtf.event#define record's fields, as either generation stores them. */
+struct wtf_defrec {
+	uint32_t wire, cls, flags;
+	const unsigned char *name, *sig;
+	size_t namelen, siglen;
+	int name_null, sig_null;
+	const unsigned char *pad[2];	/* CFF: slot padding of wire, class */
+};
+
+/*
+ * The definition r makes, not yet entered in defs, checked as the decoder
+ * and the splitter check it; NULL with err told (the record at off, index
+ * in its file; or out of memory).
+ */
+struct wtf_def *wtf_define_make(const struct deftab *defs,
+    const struct wtf_defrec *r, int legacy, uint64_t off, uint64_t index,
+    struct tp_err *err);
+
+/*
+ * Check a string ordinal against the order the encoder writes (each
+ * string at its first use, once per use unless the table is unique);
+ * *next is advanced.  NULL when fine, else why not.
+ */
+static inline const char *
+wtf_strtab_check(const struct wtf_strtab *t, uint32_t o, uint32_t *next)
+{
+	if (o >= 0xfffffffeu)
+		return NULL;
+	if (!t->present)
+		return "string ordinal in a chunk without a string table";
+	if (o >= t->n)
+		return "string ordinal past the end of the string table";
+	if (t->ent[o].len == 0)
+		return "reference to an empty string table entry (readers take "
+		    "it for null; writers use 0xfffffffe for \"\")";
+	if (o == *next) {
+		(*next)++;
+		return NULL;
+	}
+	if (t->unique && o < *next)
+		return NULL;
+	return "string table not in the order of its uses (not written by "
+	    "a known writer; not supported)";
+}
+
+/*
+ * Slots of a chunked record's arguments at s (avail slots left): >= 0,
+ * or -1 with *why.  String ordinals are checked against t (and *next
+ * advanced).
+ */
+static inline long
+wtf_args_slots(const struct wtf_def *def, const unsigned char *s,
+    size_t avail, const struct wtf_strtab *t, uint32_t *next,
+    const char **why)
+{
+	size_t pos = 0;
+
+	if (!def->has_array) {
+		/* one slot each: only the strings' ordinals to check */
+		for (unsigned k = 0; k < def->nstr && def->stridx[k] < avail;
+		    k++)
+			if ((*why = wtf_strtab_check(t,
+			    tp_get_le32(s + 4 * def->stridx[k]), next)) != NULL)
+				return -1;
+		if (def->nargs > avail)
+			goto short_;
+		return (long)def->nargs;
+	}
+	for (unsigned i = 0; i < def->nargs; i++) {
+		const struct wtf_argdef *a = &def->arg[i];
+		uint32_t v;
+
+		if (pos >= avail)
+			goto short_;
+		v = tp_get_le32(s + 4 * pos);
+		if (a->array) {
+			if (v != 0xffffffffu)
+				pos += ((uint64_t)v * type_size[a->type] + 3) / 4;
+		} else if (type_string(a->type)) {
+			if ((*why = wtf_strtab_check(t, v, next)) != NULL)
+				return -1;
+		}
+		pos++;
+		if (pos > avail)
+			goto short_;
+	}
+	return (long)pos;
+short_:
+	*why = "truncated record: it runs past the end of the event buffer";
+	return -1;
+}
+
+/* A definition record's arguments at b: legacy (sized by
+   wtf_legacy_args_size) or chunked (its string ordinals checked by
+   wtf_args_slots against t). */
+static inline void
+wtf_legacy_defrec(const unsigned char *b, struct wtf_defrec *r)
+{
+	uint32_t c;
+
+	memset(r, 0, sizeof *r);
+	r->wire = tp_get_be16(b);
+	r->cls = tp_get_be16(b + 2);
+	r->flags = tp_get_be32(b + 4);
+	c = tp_get_be16(b + 8);
+	r->name = b + 10;
+	r->namelen = c;
+	r->name_null = c == 0;
+	b += 10 + c;
+	c = tp_get_be16(b);
+	r->sig = b + 2;
+	r->siglen = c;
+	r->sig_null = c == 0;
+}
+
+static inline void
+wtf_cff_defrec(const struct wtf_strtab *t, const unsigned char *s,
+    struct wtf_defrec *r)
+{
+	uint32_t o;
+
+	memset(r, 0, sizeof *r);
+	r->wire = tp_get_le16(s);
+	r->pad[0] = s + 2;
+	r->cls = tp_get_le16(s + 4);
+	r->pad[1] = s + 6;
+	r->flags = tp_get_le32(s + 8);
+	o = tp_get_le32(s + 12);
+	r->name_null = o == 0xffffffffu;
+	if (o < 0xfffffffeu) {
+		r->name = t->base + t->ent[o].off;
+		r->namelen = t->ent[o].len;
+	} else {
+		r->name = (const unsigned char *)"";
+	}
+	o = tp_get_le32(s + 16);
+	r->sig_null = o == 0xffffffffu;
+	if (o < 0xfffffffeu) {
+		r->sig = t->base + t->ent[o].off;
+		r->siglen = t->ent[o].len;
+	} else {
+		r->sig = (const unsigned char *)"";
+	}
+}
 
 #endif

@@ -50,8 +50,8 @@ struct sp {
 	struct deftab defs;
 	unsigned char *rbuf, *sbuf;
 	size_t rlen, rcap, slen, scap;
-	struct sstr *strs;
-	size_t nstrs, strscap;
+	struct sstr *kstr;	/* the kept records' strings */
+	size_t nkstr, kstrcap;
 	struct srec *rec;	/* definitions and zone creations, in order */
 	size_t nrec, reccap;
 	uint32_t *bywire;	/* index + 1 in rec of each wire's definition */
@@ -70,19 +70,8 @@ struct sp {
 	size_t tblen, tbcap;
 	int have_tb;
 	uint64_t records, index;
-	/* chunked: the chunk's string table */
-	const unsigned char *tab;
-	size_t tablen;
-	size_t *tabent;		/* offset of each ordinal's string */
-	size_t ntab, tabcap;
+	struct wtf_strtab strs;	/* chunked: the chunk's string table */
 };
-
-static int
-sp_nomem(struct sp *s)
-{
-	s->err->offset = TP_NONE;
-	return tp_fail(s->err, TP_EXIT_FAIL, "out of memory");
-}
 
 static void
 put(struct sp *s, const void *p, size_t n)
@@ -124,22 +113,22 @@ first_arg(const struct sp *s, const struct wtf_def *def,
  */
 static long
 keep(struct sp *s, const struct wtf_def *def, const unsigned char *b,
-    size_t len, uint64_t off)
+    size_t len)
 {
 	struct srec *r;
 
 	if (tp_grow(&s->rec, &s->reccap, s->nrec + 1, sizeof *s->rec) < 0)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	r = &s->rec[s->nrec];
 	r->at = s->rlen;
 	r->len = len;
-	r->sat = s->nstrs;
+	r->sat = s->nkstr;
 	r->nstr = 0;
 	r->live = 1;
 	r->zone = 0;
 	r->zonerec = 0;
 	if (add_bytes(&s->rbuf, &s->rlen, &s->rcap, b, len) < 0)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	if (!s->legacy) {
 		size_t pos = 2;		/* the slot of each argument */
 		for (unsigned i = 0; i < def->nargs; i++) {
@@ -150,24 +139,19 @@ keep(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 					pos += ((uint64_t)v * type_size[a->type] +
 					    3) / 4;
 			} else if (type_string(a->type) && v < 0xfffffffeu) {
+				/* (wtf_args_slots checked the ordinal) */
+				const struct wtf_strent *en = &s->strs.ent[v];
 				struct sstr *t;
-				if (v >= s->ntab)
-					return tp_fail_at(s->err, off, TP_NONE,
-					    NULL, "%.*s record: string ordinal "
-					    "%u past the end of the string "
-					    "table", (int)def->namelen,
-					    def->name, v);
-				if (tp_grow(&s->strs, &s->strscap, s->nstrs + 1,
-				    sizeof *s->strs) < 0)
-					return sp_nomem(s);
-				t = &s->strs[s->nstrs++];
+				if (tp_grow(&s->kstr, &s->kstrcap, s->nkstr + 1,
+				    sizeof *s->kstr) < 0)
+					return tp_fail_nomem(s->err);
+				t = &s->kstr[s->nkstr++];
 				t->slot = (uint32_t)pos;
 				t->at = s->slen;
-				t->len = strlen((const char *)s->tab +
-				    s->tabent[v]);
+				t->len = en->len;
 				if (add_bytes(&s->sbuf, &s->slen, &s->scap,
-				    s->tab + s->tabent[v], t->len) < 0)
-					return sp_nomem(s);
+				    s->strs.base + en->off, t->len) < 0)
+					return tp_fail_nomem(s->err);
 				r->nstr++;
 			}
 			pos++;
@@ -187,84 +171,40 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 	long k;
 
 	if (def->role == ROLE_DEFINE) {
-		const char *why = NULL;
+		struct wtf_defrec r;
 		struct wtf_def *nd;
-		const unsigned char *name, *sig;
-		size_t namelen, siglen;
-		uint32_t wire, cls, flags;
-		int sig_null;
+		uint32_t wire;
 
-		if (s->legacy) {
-			/* a: the record's arguments, to b + len */
-			size_t alen = len - (size_t)(a - b);
-			if (alen < 12 || 12 + (size_t)tp_get_be16(a + 8) > alen ||
-			    12 + (size_t)tp_get_be16(a + 8) +
-			    tp_get_be16(a + 10 + tp_get_be16(a + 8)) > alen)
-				return tp_fail_at(s->err, off, TP_NONE, NULL,
-				    "definition: its name or signature runs "
-				    "past the end of the record");
-			wire = tp_get_be16(a);
-			cls = tp_get_be16(a + 2);
-			flags = tp_get_be32(a + 4);
-			namelen = tp_get_be16(a + 8);
-			name = a + 10;
-			siglen = tp_get_be16(a + 10 + namelen);
-			sig = a + 12 + namelen;
-			sig_null = siglen == 0;
-		} else {
-			uint32_t o;
-			wire = tp_get_le32(a) & 0xffff;
-			cls = tp_get_le32(a + 4) & 0xffff;
-			flags = tp_get_le32(a + 8);
-			o = tp_get_le32(a + 12);
-			if (o >= 0xfffffffeu || o >= s->ntab)
-				return tp_fail_at(s->err, off, TP_NONE, NULL,
-				    "definition without a name");
-			name = s->tab + s->tabent[o];
-			namelen = strlen((const char *)name);
-			o = tp_get_le32(a + 16);
-			sig_null = o == 0xffffffffu;
-			if (o < 0xfffffffeu && o >= s->ntab)
-				return tp_fail_at(s->err, off, TP_NONE, NULL,
-				    "definition: string ordinal %u past the "
-				    "end of the string table", o);
-			sig = o < 0xfffffffeu ? s->tab + s->tabent[o] :
-			    (const unsigned char *)"";
-			siglen = strlen((const char *)sig);
-		}
-		if (namelen == 0)
-			return tp_fail_at(s->err, off, TP_NONE, NULL,
-			    "definition of wire id %u without a name", wire);
-		nd = wtf_def_new(wire, cls, flags, (const char *)name, namelen,
-		    (const char *)sig, siglen, sig_null, &why);
-		if (nd == NULL) {
-			if (strcmp(why, "out of memory") == 0)
-				return sp_nomem(s);
-			return tp_fail_at(s->err, off, TP_NONE, NULL,
-			    "definition of wire id %u: %s", wire, why);
-		}
+		if (s->legacy)
+			wtf_legacy_defrec(a, &r);
+		else
+			wtf_cff_defrec(&s->strs, a, &r);
+		if ((nd = wtf_define_make(&s->defs, &r, s->legacy, off,
+		    s->index, s->err)) == NULL)
+			return -1;
+		wire = r.wire;
 		/*
 		 * Kept first: a definition of def's own wire id (a trace
 		 * restating wtf.event#define) frees def when it is entered.
 		 */
-		if ((k = keep(s, def, b, len, off)) < 0) {
+		if ((k = keep(s, def, b, len)) < 0) {
 			free(nd);
 			return -1;
 		}
 		if (wtf_deftab_put(&s->defs, nd) < 0)
-			return sp_nomem(s);
+			return tp_fail_nomem(s->err);
 		if (s->bywire[wire] != 0)
 			s->rec[s->bywire[wire] - 1].live = 0;
 		s->bywire[wire] = (uint32_t)k + 1;
 	} else if (def->role == ROLE_ZONE_CREATE) {
-		if ((k = keep(s, def, b, len, off)) < 0)
+		if ((k = keep(s, def, b, len)) < 0)
 			return -1;
 		s->rec[k].zone = first_arg(s, def, a);
 		s->rec[k].zonerec = 1;
 	} else if (def->role == ROLE_ZONE_SET) {
 		if (s->zoneset >= 0)
 			s->rec[s->zoneset].live = 0;
-		if ((k = keep(s, def, b, len, off)) < 0)
+		if ((k = keep(s, def, b, len)) < 0)
 			return -1;
 		/* not in the list's order: it goes last */
 		s->rec[k].live = 0;
@@ -338,7 +278,7 @@ legacy_split(struct sp *s)
 		    avail);
 	if (add_bytes(&s->head, &s->headlen, &s->headcap, in->buf + in->pos,
 	    hl) < 0)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	if (tp_cut_here(s->c, 0, 0, s->err) < 0)
 		return -1;
 	put(s, s->head, hl);
@@ -420,7 +360,7 @@ cff_restate(struct sp *s, const unsigned char *c)
 			n++;
 			el += s->rec[i].len;
 			for (k = 0; k < s->rec[i].nstr; k++)
-				tl += s->strs[s->rec[i].sat + k].len + 1;
+				tl += s->kstr[s->rec[i].sat + k].len + 1;
 		}
 	if (n == 0 && !s->have_tb)
 		return 0;
@@ -429,7 +369,7 @@ cff_restate(struct sp *s, const unsigned char *c)
 	tbl = s->have_tb ? (s->tblen + 3) / 4 * 4 : 0;
 	len = 24 + 12 * np + tbl + (tl + 3) / 4 * 4 + el;
 	if (tp_grow(&s->out, &s->outcap, len, 1) < 0)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	o = s->out;
 	memset(o, 0, len);
 	tp_put_le32(o, tp_get_le32(c));		/* id, start, end of c */
@@ -464,7 +404,7 @@ cff_restate(struct sp *s, const unsigned char *c)
 				continue;
 			memcpy(e, s->rbuf + r->at, r->len);
 			for (k = 0; k < r->nstr; k++) {
-				const struct sstr *st = &s->strs[r->sat + k];
+				const struct sstr *st = &s->kstr[r->sat + k];
 				tp_put_le32(e + 4 * st->slot, ord++);
 				memcpy(t, s->sbuf + st->at, st->len);
 				t += st->len + 1;
@@ -475,7 +415,10 @@ cff_restate(struct sp *s, const unsigned char *c)
 	return 0;
 }
 
-/* The records of a chunk's event buffer: kept state, records counted. */
+/*
+ * The records of a chunk's event buffer: kept state, records counted,
+ * each record's size and string ordinals checked as wtf2txt checks them.
+ */
 static int
 cff_events(struct sp *s, const unsigned char *b, size_t len, uint64_t boff)
 {
@@ -485,7 +428,9 @@ cff_events(struct sp *s, const unsigned char *b, size_t len, uint64_t boff)
 		const unsigned char *r = b + 4 * i;
 		uint64_t off = boff + 4 * i;
 		const struct wtf_def *def;
-		size_t pos = 0;
+		const char *why = NULL;
+		uint32_t next = s->strs.next;
+		long n;
 
 		if (nslots - i < 2)
 			return tp_fail_at(s->err, off, s->index, "record",
@@ -495,34 +440,22 @@ cff_events(struct sp *s, const unsigned char *b, size_t len, uint64_t boff)
 		if (def == NULL)
 			return tp_fail_at(s->err, off, s->index, "record",
 			    "undefined wire id %u", tp_get_le32(r));
-		for (unsigned k = 0; k < def->nargs; k++) {
-			if (2 + pos >= nslots - i)
-				return tp_fail_at(s->err, off, s->index, "record",
-				    "%.*s record: truncated record: it runs "
-				    "past the end of the event buffer",
-				    (int)def->namelen, def->name);
-			if (def->arg[k].array) {
-				uint32_t v = tp_get_le32(r + 8 + 4 * pos);
-				if (v != 0xffffffffu)
-					pos += ((uint64_t)v *
-					    type_size[def->arg[k].type] + 3) / 4;
-			}
-			pos++;
-		}
-		if (2 + pos > nslots - i)
+		n = wtf_args_slots(def, r + 8, nslots - i - 2, &s->strs, &next,
+		    &why);
+		if (n < 0)
 			return tp_fail_at(s->err, off, s->index, "record",
-			    "%.*s record: truncated record: it runs past the "
-			    "end of the event buffer", (int)def->namelen,
-			    def->name);
+			    "%.*s record: %s", (int)def->namelen, def->name,
+			    why);
+		s->strs.next = next;
 		if (def->role != ROLE_DEFINE)
 			s->records++;
-		if (track(s, def, r, 4 * (2 + pos), r + 8, off) < 0) {
+		if (track(s, def, r, 4 * (2 + (size_t)n), r + 8, off) < 0) {
 			s->err->index = s->index;
 			s->err->unit = "record";
 			return -1;
 		}
 		s->index++;
-		i += 2 + pos;
+		i += 2 + (size_t)n;
 	}
 	return 0;
 }
@@ -541,36 +474,25 @@ has_part(const unsigned char *c, uint32_t t)
 
 /* The chunk read: its records tracked; head: it is part of the head. */
 static int
-cff_chunk(struct sp *s, uint64_t off, int head)
+cff_chunk(struct sp *s, uint64_t off, uint64_t index, int head)
 {
 	const unsigned char *c = s->chunk, *data;
 	uint32_t np = tp_get_le32(c + 20);
 	uint64_t doff = off + 24 + 12 * (uint64_t)np;
 	uint32_t evoff = 0, evlen = 0;
-	int have_ev = 0, have_tab = 0;
+	int have_ev = 0;
 
 	data = c + 24 + 12 * (size_t)np;
-	s->ntab = 0;
+	s->strs.present = 0;
+	s->strs.n = 0;
+	s->strs.next = 0;
 	for (uint32_t i = 0; i < np; i++) {
 		const unsigned char *e = c + 24 + 12 * (size_t)i;
 		uint32_t pt = tp_get_le32(e), po = tp_get_le32(e + 4);
 		uint32_t pl = tp_get_le32(e + 8);
-		if (pt == WTF_PART_STRING_TABLE && !have_tab) {
-			size_t k = 0;
-			have_tab = 1;
-			s->tab = data + po;
-			s->tablen = pl;
-			while (k < pl) {
-				const unsigned char *z = memchr(data + po + k, 0,
-				    pl - k);
-				if (z == NULL)	/* wtf_chunk_parts refused it */
-					break;
-				if (tp_grow(&s->tabent, &s->tabcap, s->ntab + 1,
-				    sizeof *s->tabent) < 0)
-					return sp_nomem(s);
-				s->tabent[s->ntab++] = k;
-				k = (size_t)(z - (data + po)) + 1;
-			}
+		if (pt == WTF_PART_STRING_TABLE && !s->strs.present) {
+			if (wtf_strtab_load(&s->strs, data + po, pl) < 0)
+				return tp_fail_nomem(s->err);
 		} else if (pt == WTF_PART_BINARY_EVENTS && !have_ev) {
 			have_ev = 1;
 			evoff = po;
@@ -580,13 +502,13 @@ cff_chunk(struct sp *s, uint64_t off, int head)
 			s->tblen = 0;
 			if (add_bytes(&s->tb, &s->tblen, &s->tbcap, data + po,
 			    pl) < 0)
-				return sp_nomem(s);
+				return tp_fail_nomem(s->err);
 			s->have_tb = 1;
 		}
 	}
 	if (have_ev && cff_events(s, data + evoff, evlen, doff + evoff) < 0)
 		return -1;
-	return 0;
+	return wtf_strtab_done(&s->strs, off, index, s->err);
 }
 
 static int
@@ -596,7 +518,7 @@ cff_split(struct sp *s)
 
 	if (add_bytes(&s->head, &s->headlen, &s->headcap, in->buf + in->pos,
 	    12) < 0)
-		return sp_nomem(s);
+		return tp_fail_nomem(s->err);
 	if (tp_cut_here(s->c, 0, 0, s->err) < 0)
 		return -1;
 	put(s, s->head, 12);
@@ -609,7 +531,7 @@ cff_split(struct sp *s)
 		rc = wtf_chunk_read(in, index, &s->chunk, &s->chunkcap, &len,
 		    s->err);
 		if (rc == -2)
-			return sp_nomem(s);
+			return tp_fail_nomem(s->err);
 		if (rc <= 0)
 			return rc;
 		if (wtf_chunk_parts(s->chunk, len, off, index, s->err) < 0)
@@ -625,7 +547,7 @@ cff_split(struct sp *s)
 		if (head) {
 			if (add_bytes(&s->head, &s->headlen, &s->headcap,
 			    s->chunk, len) < 0)
-				return sp_nomem(s);
+				return tp_fail_nomem(s->err);
 			/* a later timebase than any restated */
 			if (has_part(s->chunk, WTF_PART_FILE_HEADER))
 				s->have_tb = 0;
@@ -640,7 +562,7 @@ cff_split(struct sp *s)
 			}
 		}
 		put(s, s->chunk, len);
-		if (cff_chunk(s, off, head) < 0)
+		if (cff_chunk(s, off, index, head) < 0)
 			return -1;
 	}
 }
@@ -661,7 +583,7 @@ wtf_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 	if (wtf_deftab_init(&s.defs, &why) < 0)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
 	if ((s.bywire = calloc(WTF_MAX_WIRE + 1, sizeof *s.bywire)) == NULL) {
-		rc = sp_nomem(&s);
+		rc = tp_fail_nomem(s.err);
 		goto out;
 	}
 	avail = tp_in_fill(in, 12);
@@ -693,12 +615,12 @@ out:
 	free(s.bywire);
 	free(s.rbuf);
 	free(s.sbuf);
-	free(s.strs);
+	free(s.kstr);
+	wtf_strtab_free(&s.strs);
 	free(s.rec);
 	free(s.head);
 	free(s.chunk);
 	free(s.out);
 	free(s.tb);
-	free(s.tabent);
 	return rc < 0 ? -1 : 0;
 }
