@@ -51,6 +51,22 @@ check "later timebases" tb.wtf-trace -l 1
 check "later timebases" tb.wtf-trace -n 3
 check "later timebases" tb.wtf-trace -b 9000
 
+# A zone created before its wire id is defined again as another event:
+# a piece restates the zone's creation with the definition it was read
+# with (and the new one after it), chunked and legacy.
+late='wtf-define ts=TS time=1000 wire=3 class=instance flags=0x0 name=test#late args="uint32 a, uint32 b"'
+for g in gsmall g3; do
+	wtf2txt $g.wtf-trace > $g.txt
+	ts=$(grep -m1 '^event .*name=wtf.zone#create' $g.txt | sed 's/.* ts=\([0-9]*\) .*/\1/')
+	awk -v def="$(echo "$late" | sed "s/TS/$ts/")" -v ev="event tid=0 ts=$ts time=1000 name=test#late a=1 b=2" \
+	    '/^event .*name=wtf.zone#set/ && !done { print def; print ev; done = 1 } { print }' \
+	    $g.txt | txt2wtf > late-$g.wtf-trace
+	is "$(wtf2txt late-$g.wtf-trace | grep -c 'wire=3 .*test#late\|name=test#late a=1')" 2 \
+	    "$g: wire 3 (wtf.zone#create) defined again after the zones, and used"
+	check "$g, zone#create redefined" late-$g.wtf-trace -n 5
+done
+check "g3, zone#create redefined" late-g3.wtf-trace -l 1
+
 # What a piece restates: after the file header (chunked: and its
 # file-header chunk), the definitions, the zones and the zone set, then
 # the input from the cut on.

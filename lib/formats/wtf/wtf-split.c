@@ -3,11 +3,13 @@
  *
  * Definitions and zones hold for the rest of the file, not per chunk,
  * so a piece restates them: it is the file's header (the chunked
- * format's file-header chunk with it), then the definitions in force
- * (each wire id's latest wtf.event#define, in the order they were made,
- * so that the latest definition of each name stays the latest), the
- * zones created and not deleted (wtf.zone#create) and the current zone
- * (wtf.zone#set), then the input from the cut on.
+ * format's file-header chunk with it), then, in the order they were
+ * made (so that the latest definition of each name stays the latest),
+ * the definitions in force (each wire id's latest wtf.event#define), the
+ * zones created and not deleted (wtf.zone#create), the current zone
+ * (wtf.zone#set), and any earlier definition one of those was read with
+ * (a zone created before its wire id was defined again), then the input
+ * from the cut on.
  *
  * Chunked v10: cut before an event-data chunk; the restated records make
  * one event-data chunk of their own in front (a string table and an
@@ -31,10 +33,13 @@
 struct srec {
 	size_t at, len;		/* in rbuf */
 	size_t sat, nstr;	/* its strings in strs */
+	uint32_t wire;		/* the wire id it is read with */
+	uint32_t defines;	/* a definition: the wire id it defines */
 	uint32_t zone;		/* zone#create: its zone id */
 	int zonerec;		/* a zone#create */
-	int live;
+	int live;		/* a zone not deleted (definitions: restate_use) */
 };
+#define NOT_A_DEF UINT32_MAX
 
 /* A string argument of a kept record: its slot, its bytes in sbuf. */
 struct sstr {
@@ -54,8 +59,10 @@ struct sp {
 	size_t nkstr, kstrcap;
 	struct srec *rec;	/* definitions and zone creations, in order */
 	size_t nrec, reccap;
-	uint32_t *bywire;	/* index + 1 in rec of each wire's definition */
 	long zoneset;		/* rec index of the current zone#set, or -1 */
+	unsigned char *use;	/* per rec: restated (restate_use) */
+	size_t usecap;
+	unsigned char *wseen;	/* per wire id: restate_use's marks */
 	unsigned char *head;	/* what every piece starts with */
 	size_t headlen, headcap;
 	unsigned char *chunk;	/* chunked: the chunk being read */
@@ -125,6 +132,8 @@ keep(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 	r->sat = s->nkstr;
 	r->nstr = 0;
 	r->live = 1;
+	r->wire = def->wire;
+	r->defines = NOT_A_DEF;
 	r->zone = 0;
 	r->zonerec = 0;
 	if (add_bytes(&s->rbuf, &s->rlen, &s->rcap, b, len) < 0)
@@ -173,7 +182,6 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 	if (def->role == ROLE_DEFINE) {
 		struct wtf_defrec r;
 		struct wtf_def *nd;
-		uint32_t wire;
 
 		if (s->legacy)
 			wtf_legacy_defrec(a, &r);
@@ -182,7 +190,6 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 		if ((nd = wtf_define_make(&s->defs, &r, s->legacy, off,
 		    s->index, s->err)) == NULL)
 			return -1;
-		wire = r.wire;
 		/*
 		 * Kept first: a definition of def's own wire id (a trace
 		 * restating wtf.event#define) frees def when it is entered.
@@ -191,23 +198,18 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 			free(nd);
 			return -1;
 		}
+		s->rec[k].defines = r.wire;
 		if (wtf_deftab_put(&s->defs, nd) < 0)
 			return tp_fail_nomem(s->err);
-		if (s->bywire[wire] != 0)
-			s->rec[s->bywire[wire] - 1].live = 0;
-		s->bywire[wire] = (uint32_t)k + 1;
 	} else if (def->role == ROLE_ZONE_CREATE) {
 		if ((k = keep(s, def, b, len)) < 0)
 			return -1;
 		s->rec[k].zone = first_arg(s, def, a);
 		s->rec[k].zonerec = 1;
 	} else if (def->role == ROLE_ZONE_SET) {
-		if (s->zoneset >= 0)
-			s->rec[s->zoneset].live = 0;
 		if ((k = keep(s, def, b, len)) < 0)
 			return -1;
-		/* not in the list's order: it goes last */
-		s->rec[k].live = 0;
+		s->rec[k].live = 0;	/* restated while it is the latest */
 		s->zoneset = k;
 	} else if ((def->flags & WTF_FLAG_BUILTIN) && def->nargs >= 1 &&
 	    !def->arg[0].array && type_size[def->arg[0].type] != 0 &&
@@ -221,18 +223,59 @@ track(struct sp *s, const struct wtf_def *def, const unsigned char *b,
 	return 0;
 }
 
+/*
+ * Mark in s->use the kept records a piece restates: walking back from
+ * the last, a definition is restated when it is its wire id's latest or
+ * when a record restated after it (before the wire id's next definition)
+ * is read with it; a zone's creation while the zone lives; the latest
+ * zone set.  Returns how many.
+ */
+#define W_SEEN 1	/* a later definition of the wire id was met */
+#define W_NEEDED 2	/* a later restated record is read with it */
+
+static long
+restate_use(struct sp *s)
+{
+	long n = 0;
+
+	if (tp_grow(&s->use, &s->usecap, s->nrec, 1) < 0)
+		return tp_fail_nomem(s->err);
+	for (size_t i = s->nrec; i-- > 0;) {
+		const struct srec *r = &s->rec[i];
+		int use;
+
+		if (r->defines != NOT_A_DEF) {
+			unsigned char *w = &s->wseen[r->defines];
+			use = !(*w & W_SEEN) || (*w & W_NEEDED);
+			*w = W_SEEN;
+		} else {
+			use = r->live || (long)i == s->zoneset;
+		}
+		if (use) {
+			s->wseen[r->wire] |= W_NEEDED;
+			n++;
+		}
+		s->use[i] = (unsigned char)use;
+	}
+	/* the marks cleared where they were made */
+	for (size_t i = 0; i < s->nrec; i++) {
+		s->wseen[s->rec[i].wire] = 0;
+		if (s->rec[i].defines != NOT_A_DEF)
+			s->wseen[s->rec[i].defines] = 0;
+	}
+	return n;
+}
+
 /* ---------------------------------------------------------- legacy */
 
 static int
 legacy_restate(struct sp *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->nrec; i++)
-		if (s->rec[i].live)
+	if (restate_use(s) < 0)
+		return -1;
+	for (size_t i = 0; i < s->nrec; i++)
+		if (s->use[i])
 			put(s, s->rbuf + s->rec[i].at, s->rec[i].len);
-	if (s->zoneset >= 0)
-		put(s, s->rbuf + s->rec[s->zoneset].at, s->rec[s->zoneset].len);
 	return 0;
 }
 
@@ -355,8 +398,10 @@ cff_restate(struct sp *s, const unsigned char *c)
 	unsigned char *o, *t, *e;
 	uint32_t ord = 0;
 
+	if (restate_use(s) < 0)
+		return -1;
 	for (i = 0; i < s->nrec; i++)
-		if (s->rec[i].live || (long)i == s->zoneset) {
+		if (s->use[i]) {
 			n++;
 			el += s->rec[i].len;
 			for (k = 0; k < s->rec[i].nstr; k++)
@@ -396,21 +441,19 @@ cff_restate(struct sp *s, const unsigned char *c)
 		memcpy(t, s->tb, s->tblen);
 	t += tbl;
 	e = t + (tl + 3) / 4 * 4;
-	/* the zone set last, as the stream's state is after them all */
-	for (int pass = 0; pass < 2; pass++)
-		for (i = 0; i < s->nrec; i++) {
-			const struct srec *r = &s->rec[i];
-			if (pass == 0 ? !r->live : (long)i != s->zoneset)
-				continue;
-			memcpy(e, s->rbuf + r->at, r->len);
-			for (k = 0; k < r->nstr; k++) {
-				const struct sstr *st = &s->kstr[r->sat + k];
-				tp_put_le32(e + 4 * st->slot, ord++);
-				memcpy(t, s->sbuf + st->at, st->len);
-				t += st->len + 1;
-			}
-			e += r->len;
+	for (i = 0; i < s->nrec; i++) {
+		const struct srec *r = &s->rec[i];
+		if (!s->use[i])
+			continue;
+		memcpy(e, s->rbuf + r->at, r->len);
+		for (k = 0; k < r->nstr; k++) {
+			const struct sstr *st = &s->kstr[r->sat + k];
+			tp_put_le32(e + 4 * st->slot, ord++);
+			memcpy(t, s->sbuf + st->at, st->len);
+			t += st->len + 1;
 		}
+		e += r->len;
+	}
 	put(s, o, len);
 	return 0;
 }
@@ -582,7 +625,7 @@ wtf_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 	s.zoneset = -1;
 	if (wtf_deftab_init(&s.defs, &why) < 0)
 		return tp_fail(err, TP_EXIT_FAIL, "out of memory");
-	if ((s.bywire = calloc(WTF_MAX_WIRE + 1, sizeof *s.bywire)) == NULL) {
+	if ((s.wseen = calloc(WTF_MAX_WIRE + 1, 1)) == NULL) {
 		rc = tp_fail_nomem(s.err);
 		goto out;
 	}
@@ -612,7 +655,8 @@ wtf_split(struct tp_in *in, struct tp_cutter *c, struct tp_err *err)
 	}
 out:
 	wtf_deftab_free(&s.defs);
-	free(s.bywire);
+	free(s.wseen);
+	free(s.use);
 	free(s.rbuf);
 	free(s.sbuf);
 	free(s.kstr);
