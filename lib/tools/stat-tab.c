@@ -165,6 +165,22 @@ ts_tab_distinct(const struct table *t)
 
 /* ------------------------------------------------------------- records */
 
+/*
+ * Grown to the longest value met, not made a line's 64 MiB up front: a
+ * summary of a small part (txtstat of many files, a fuzz run) costs what
+ * its lines do.
+ */
+char *
+ts_scratch(struct ts_stat *s, size_t n)
+{
+	if (n >= s->scratchcap &&
+	    tp_grow(&s->scratch, &s->scratchcap, n + 1, 1) < 0) {
+		s->oom = 1;
+		return NULL;
+	}
+	return s->scratch;
+}
+
 struct ts_stat *
 ts_new(const struct ts_opts *o)
 {
@@ -184,11 +200,6 @@ ts_new(const struct ts_opts *o)
 			    t[i] == &s->groups);
 	}
 	idmap_init(&s->thr);
-	/* Untouched pages cost no memory: only what values use. */
-	if ((s->scratch = malloc(TP_LINE_MAX)) == NULL) {
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 

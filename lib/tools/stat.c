@@ -146,8 +146,11 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 		if (strcmp(s->o.by, "kind") == 0) {
 			ts_tab_put_str(s, &s->by, rec->kind, rec->kindlen, 1, NULL);
 		} else if (byf != NULL) {
-			size_t n = str_val(byf, s->scratch, &p);
-			ts_tab_put_str(s, &s->by, p, n, 1, NULL);
+			char *buf = ts_scratch(s, byf->vallen);
+			if (buf != NULL) {
+				size_t n = str_val(byf, buf, &p);
+				ts_tab_put_str(s, &s->by, p, n, 1, NULL);
+			}
 		} else {
 			s->no_by++;
 		}
@@ -201,7 +204,11 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 	}
 	if (fv[K_NAME]) {
 		const char *p;
-		size_t n = str_val(fv[K_NAME], s->scratch, &p);
+		char *buf = ts_scratch(s, fv[K_NAME]->vallen);
+		size_t n;
+		if (buf == NULL)
+			return -1;
+		n = str_val(fv[K_NAME], buf, &p);
 		nameid = ts_tab_put_str(s, &s->names, p, n, 1, NULL);
 	}
 	if (fv[K_PC])
