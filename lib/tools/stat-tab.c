@@ -171,10 +171,9 @@ ts_tab_distinct(const struct table *t)
  * its lines do.
  */
 char *
-ts_scratch(struct ts_stat *s, size_t n)
+ts_scratch_grow(struct ts_stat *s, size_t n)
 {
-	if (n >= s->scratchcap &&
-	    tp_grow(&s->scratch, &s->scratchcap, n + 1, 1) < 0) {
+	if (tp_grow(&s->scratch, &s->scratchcap, n + 1, 1) < 0) {
 		s->oom = 1;
 		return NULL;
 	}
