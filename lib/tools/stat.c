@@ -579,12 +579,25 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 	free(ids);
 }
 
+/*
+ * Did a table keep its first max_keys keys only?  Then its per-key
+ * figures cover those (a kind past the bound is in no count): both
+ * reports say so, the JSON one too ("estimated" beside max_keys), since
+ * the kinds and forks have no mark of their own.
+ */
+static int
+any_estimate(const struct ts_stat *s)
+{
+	return s->threads.full || s->names.full || s->data.full ||
+	    s->code.full || s->locks.full || s->lockthr.full ||
+	    s->forks.full || s->kinds.full || s->groups.full;
+}
+
 static void
 report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
     const char *file, size_t files)
 {
 	size_t i, n, *ids;
-	int any_est = 0;
 
 	if (file != NULL) {
 		ts_put(o, "file                ");
@@ -742,10 +755,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		}
 	}
 
-	any_est = s->threads.full || s->names.full || s->data.full ||
-	    s->code.full || s->locks.full || s->lockthr.full ||
-	    s->forks.full || s->kinds.full || s->groups.full;
-	if (any_est)
+	if (any_estimate(s))
 		ts_put(o, "(~: an estimate; a table kept its first %zu keys only, "
 		    "and its per-key figures cover those)\n", s->o.max_keys);
 }
@@ -891,7 +901,8 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 	}
 	ts_put(o, "],\"durations\":");
 	ts_dur_json(s, o);
-	ts_put(o, ",\"max_keys\":%zu,\"state\":", s->o.max_keys);
+	ts_put(o, ",\"max_keys\":%zu,\"estimated\":%s,\"state\":",
+	    s->o.max_keys, any_estimate(s) ? "true" : "false");
 	ts_state_json(s, o);
 	ts_put(o, "}\n");
 }
