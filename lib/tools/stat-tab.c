@@ -146,7 +146,8 @@ ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n,
 		*addedp = added;
 	if (id < 0 || !added)
 		return id;
-	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n, 1) < 0) {
+	/* A byte more: an empty first key makes an arena too (no NULL + 0). */
+	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n + 1, 1) < 0) {
 		s->oom = 1;
 		return -1;
 	}
