@@ -14,6 +14,10 @@
  *   bound.  Past it, the reports still read back, and a part's estimate
  *   ("estimated":true) stays one in the merge, as the whole has one.
  * - The whole's text report is written without an error.
+ *
+ * Cost: ts_load_json and ts_merge's 4 KiB of registers per table are
+ * most of a run under ASan; the text report is made from the text, not
+ * by a third load.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -147,10 +151,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ts_free(load(&o, m1, nm1));
 		ts_free(load(&o, m2, nm2));
 	}
-	/* The whole's text report, through its JSON report (--merge). */
+	/* The whole's text report (a summary: cheaper than a load). */
 	ot = o;
 	ot.json = 0;
-	lw = load(&ot, rw, nr);
+	if ((lw = summary(&ot, text, n, &ew)) == NULL)
+		abort();
 	rt = report(lw, &nt);
 	if (nt == 0 || rt[nt - 1] != '\n')
 		abort();
