@@ -186,16 +186,6 @@ put_value(struct tc_cut *c, struct tp_out *o, const char *v, size_t n,
 	return 0;
 }
 
-/* b - a, exact whatever the two are (an int64_t may not hold it). */
-static char *
-fmt_diff(char *p, uint64_t b, uint64_t a)
-{
-	if (b >= a)
-		return tp_fmt_seconds(p, b - a);
-	*p++ = '-';
-	return tp_fmt_seconds(p, a - b);
-}
-
 /*
  * The ts of a record of a shared kind, shown as --time says, into buf;
  * its end.  A structure record's ts keeps its format's meaning (a
@@ -226,11 +216,11 @@ fmt_time(struct tc_cut *c, char *buf, struct tr_reader *r,
 			c->first = ns;
 			c->have_first = 1;
 		}
-		e = fmt_diff(buf, ns, c->first);
+		e = tp_fmt_seconds_diff(buf, ns, c->first);
 		break;
 	case TP_TIME_DELTA:
 		if (c->have_prev)
-			e = fmt_diff(buf, ns, c->prev);
+			e = tp_fmt_seconds_diff(buf, ns, c->prev);
 		c->prev = ns;
 		c->have_prev = 1;
 		break;
