@@ -183,6 +183,13 @@ is "$(txtcut -s -f kind hard.txt | sort | uniq -c | awk '{print $2 $1}' | tr '\n
     "event5 insn1 kind1 write1 " "-s: the shared kinds' records only"
 is "$(txtcut --time delta -f ts hard.txt | sed -n '5p;8p' | tr '\n' ' ')" \
     " -0.250000001 " "delta: negative when time goes back; empty on structure records"
+# Found by fuzz-cut: a ts column repeated took the record as its own
+# predecessor (delta 0), and times more than 2^63 ns apart wrapped.
+is "$(printf 'insn ts=5\ninsn ts=7\n' | txtcut --csv -t delta -f ts,kind,ts)" \
+    "$(printf 'ts,kind,ts\n,insn,\n0.000000002,insn,0.000000002')" \
+    "delta: a ts column repeated shows the same"
+is "$(printf 'insn ts=18446744073709551615\ninsn ts=0\n' | txtcut -t rel -f ts | sed -n 3p)" \
+    "-18446744073.709551615" "rel: times 2^64-1 ns apart, exact"
 is "$(txtcut --time date -f ts -s hard.txt | sed -n 3p)" \
     "2026-03-18T16:06:40.000000012Z" "date: 1773850000.000000012 s is 2026-03-18T16:06:40 UTC"
 is "$(printf 'event ts=0\nevent ts=18446744073709551615\nevent ts=951782400000000000\n' | txtcut --time date -f ts --no-header | tr '\n' ' ')" \

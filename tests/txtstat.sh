@@ -150,6 +150,14 @@ like "$est" "~*" "--max-keys: the data address count is marked as an estimate"
 est=${est#\~}
 ok "$(awk -v e="$est" -v x="$exact" 'BEGIN { d = (e - x) / x; print (d < 0 ? -d : d) < 0.05 ? 0 : 1 }')" "--max-keys: the estimate $est is within 5 % of $exact"
 like "$(tail -1 sm.txt)" "(~: an estimate; a table kept its first 1000 keys only*" "--max-keys: the report says so"
+# Found by fuzz-stat: past the bound the kinds table drops kinds from
+# its counts, which --json did not say (kinds have no mark of their own).
+printf 'a-hdr\nb-hdr\nc-hdr\nb-hdr\ninsn tid=1\n' > kinds.txt
+is "$(txtstat --json --max-keys 2 kinds.txt | grep -o '"records":5,"kinds":{[^}]*}\|"estimated":[a-z]*,"state"' | tr '\n' ' ')" \
+    '"records":5,"kinds":{"b-hdr":2,"insn":1,"a-hdr":1} "estimated":true,"state" ' \
+    "--max-keys: a kind past the bound is in no count, and --json says estimated"
+is "$(txtstat --json kinds.txt | grep -o '"estimated":[a-z]*,"state"')" \
+    '"estimated":false,"state"' "--json: estimated false within the bound"
 is "$(fig sm.txt records)" "$(fig s.txt records)" "--max-keys: totals stay exact"
 is "$(fig sm.txt threads)" "$(fig s.txt threads)" "--max-keys: small tables stay exact"
 

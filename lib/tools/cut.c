@@ -187,22 +187,23 @@ put_value(struct tc_cut *c, struct tp_out *o, const char *v, size_t n,
 }
 
 /*
- * The ts of a record of a shared kind, shown as --time says.  A
- * structure record's ts keeps its format's meaning (a dial9-schema's is
- * a flag: trace-text(5)), so it has no time to show; nor has null.
+ * The ts of a record of a shared kind, shown as --time says, into buf;
+ * its end.  A structure record's ts keeps its format's meaning (a
+ * dial9-schema's is a flag: trace-text(5)), so it has no time to show;
+ * nor has null.  Once per record: a ts column repeated shows the same.
  */
-static int
-put_time(struct tc_cut *c, struct tp_out *o, struct tr_reader *r,
+static char *
+fmt_time(struct tc_cut *c, char *buf, struct tr_reader *r,
     const struct tr_rec *rec, const struct tr_field *f)
 {
-	char buf[TP_TIME_TEXT_MAX], *e = buf;
+	char *e = buf;
 	uint64_t ns;
 
 	if (tp_kind(rec->kind, rec->kindlen, rec->kindlen) == TK_OTHER ||
 	    tr_is_null(f))
-		return 0;
+		return buf;
 	if (tr_u64(r, rec, f, &ns) < 0)
-		return -1;
+		return NULL;
 	switch (c->time) {
 	case TP_TIME_SECONDS:
 		e = tp_fmt_seconds(buf, ns);
@@ -215,19 +216,18 @@ put_time(struct tc_cut *c, struct tp_out *o, struct tr_reader *r,
 			c->first = ns;
 			c->have_first = 1;
 		}
-		e = tp_fmt_seconds_signed(buf, (int64_t)(ns - c->first));
+		e = tp_fmt_seconds_diff(buf, ns, c->first);
 		break;
 	case TP_TIME_DELTA:
 		if (c->have_prev)
-			e = tp_fmt_seconds_signed(buf, (int64_t)(ns - c->prev));
+			e = tp_fmt_seconds_diff(buf, ns, c->prev);
 		c->prev = ns;
 		c->have_prev = 1;
 		break;
 	case TP_TIME_NS:
 		break;
 	}
-	tp_out_write(o, buf, (size_t)(e - buf));
-	return 0;
+	return e;
 }
 
 static void
@@ -248,6 +248,7 @@ put_row(struct tc_cut *c, struct tp_out *o, struct tr_reader *r,
     const struct tr_rec *rec)
 {
 	const struct tr_field *f[TR_KEYS_MAX];
+	char tbuf[TP_TIME_TEXT_MAX], *tend = NULL;
 	unsigned i;
 
 	tr_fields(&c->keys, rec, f);
@@ -262,8 +263,10 @@ put_row(struct tc_cut *c, struct tp_out *o, struct tr_reader *r,
 		if ((fi = f[c->col[i]]) == NULL)
 			continue;
 		if (c->col[i] == c->ts && c->time != TP_TIME_NS) {
-			if (put_time(c, o, r, rec, fi) < 0)
+			if (tend == NULL &&
+			    (tend = fmt_time(c, tbuf, r, rec, fi)) == NULL)
 				return -1;
+			tp_out_write(o, tbuf, (size_t)(tend - tbuf));
 		} else if (put_value(c, o, fi->val, fi->vallen, r->err) < 0) {
 			return -1;
 		}

@@ -122,7 +122,8 @@ struct ts_stat {
 				   not kept: pairing across parts is partial */
 	char *arena;
 	size_t arenalen, arenacap;
-	char *scratch;		/* a quoted value unquoted (a whole line) */
+	char *scratch;		/* a quoted value unquoted: ts_scratch() */
+	size_t scratchcap;
 	int oom;
 };
 
@@ -137,6 +138,13 @@ int64_t ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p,
 void ts_key_text(const struct ts_stat *s, const struct table *t, size_t id,
     const char **p, size_t *n);
 uint64_t ts_tab_distinct(const struct table *t);
+/* s->scratch with room for n bytes, or NULL with s->oom set. */
+char *ts_scratch_grow(struct ts_stat *s, size_t n);
+static inline char *
+ts_scratch(struct ts_stat *s, size_t n)
+{
+	return n < s->scratchcap ? s->scratch : ts_scratch_grow(s, n);
+}
 /* A key was not kept: the estimate takes over (made from the keys). */
 void ts_tab_full(struct table *t);
 

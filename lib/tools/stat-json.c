@@ -506,7 +506,7 @@ load_table(struct rd *r, struct ts_stat *s, const char *state,
 {
 	const char *ve, *obj = member(state, r->e, name, &ve), *keys, *cur;
 	const char *el[9], *ee[9], *v;
-	unsigned char *buf = (unsigned char *)s->scratch;
+	unsigned char *buf;
 	int added;
 
 	if (obj == NULL || (keys = member(obj, r->e, "keys", &ve)) == NULL ||
@@ -527,8 +527,13 @@ load_table(struct rd *r, struct ts_stat *s, const char *state,
 		while (n < 9 && tp_json_element(&c2, r->e, &el[n], &ee[n]) == 1)
 			n++;
 		if (t->str) {
-			size_t len = el[0] ? unhex(el[0], ee[0], buf,
-			    TP_LINE_MAX) : SIZE_MAX;
+			size_t len = SIZE_MAX, need = el[0] ?
+			    (size_t)(ee[0] - el[0]) / 2 : 0;
+			if (el[0] != NULL && need <= TP_LINE_MAX &&
+			    (buf = (unsigned char *)ts_scratch(s, need)) != NULL)
+				len = unhex(el[0], ee[0], buf, TP_LINE_MAX);
+			if (s->oom)
+				break;
 			if (len == SIZE_MAX || n < 2) {
 				r->bad = 1;
 				break;

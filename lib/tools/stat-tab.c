@@ -146,7 +146,8 @@ ts_tab_put_str(struct ts_stat *s, struct table *t, const char *p, size_t n,
 		*addedp = added;
 	if (id < 0 || !added)
 		return id;
-	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n, 1) < 0) {
+	/* A byte more: an empty first key makes an arena too (no NULL + 0). */
+	if (tp_grow(&s->arena, &s->arenacap, s->arenalen + n + 1, 1) < 0) {
 		s->oom = 1;
 		return -1;
 	}
@@ -164,6 +165,21 @@ ts_tab_distinct(const struct table *t)
 }
 
 /* ------------------------------------------------------------- records */
+
+/*
+ * Grown to the longest value met, not made a line's 64 MiB up front: a
+ * summary of a small part (txtstat of many files, a fuzz run) costs what
+ * its lines do.
+ */
+char *
+ts_scratch_grow(struct ts_stat *s, size_t n)
+{
+	if (tp_grow(&s->scratch, &s->scratchcap, n + 1, 1) < 0) {
+		s->oom = 1;
+		return NULL;
+	}
+	return s->scratch;
+}
 
 struct ts_stat *
 ts_new(const struct ts_opts *o)
@@ -184,11 +200,6 @@ ts_new(const struct ts_opts *o)
 			    t[i] == &s->groups);
 	}
 	idmap_init(&s->thr);
-	/* Untouched pages cost no memory: only what values use. */
-	if ((s->scratch = malloc(TP_LINE_MAX)) == NULL) {
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 

@@ -146,8 +146,11 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 		if (strcmp(s->o.by, "kind") == 0) {
 			ts_tab_put_str(s, &s->by, rec->kind, rec->kindlen, 1, NULL);
 		} else if (byf != NULL) {
-			size_t n = str_val(byf, s->scratch, &p);
-			ts_tab_put_str(s, &s->by, p, n, 1, NULL);
+			char *buf = ts_scratch(s, byf->vallen);
+			if (buf != NULL) {
+				size_t n = str_val(byf, buf, &p);
+				ts_tab_put_str(s, &s->by, p, n, 1, NULL);
+			}
 		} else {
 			s->no_by++;
 		}
@@ -201,7 +204,11 @@ add_record(struct ts_stat *s, struct tr_reader *r, const struct tr_rec *rec)
 	}
 	if (fv[K_NAME]) {
 		const char *p;
-		size_t n = str_val(fv[K_NAME], s->scratch, &p);
+		char *buf = ts_scratch(s, fv[K_NAME]->vallen);
+		size_t n;
+		if (buf == NULL)
+			return -1;
+		n = str_val(fv[K_NAME], buf, &p);
 		nameid = ts_tab_put_str(s, &s->names, p, n, 1, NULL);
 	}
 	if (fv[K_PC])
@@ -572,12 +579,25 @@ report_by(struct ts_stat *s, struct tp_out *o, const char *file, size_t files)
 	free(ids);
 }
 
+/*
+ * Did a table keep its first max_keys keys only?  Then its per-key
+ * figures cover those (a kind past the bound is in no count): both
+ * reports say so, the JSON one too ("estimated" beside max_keys), since
+ * the kinds and forks have no mark of their own.
+ */
+static int
+any_estimate(const struct ts_stat *s)
+{
+	return s->threads.full || s->names.full || s->data.full ||
+	    s->code.full || s->locks.full || s->lockthr.full ||
+	    s->forks.full || s->kinds.full || s->groups.full;
+}
+
 static void
 report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
     const char *file, size_t files)
 {
 	size_t i, n, *ids;
-	int any_est = 0;
 
 	if (file != NULL) {
 		ts_put(o, "file                ");
@@ -735,10 +755,7 @@ report_text(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 		}
 	}
 
-	any_est = s->threads.full || s->names.full || s->data.full ||
-	    s->code.full || s->locks.full || s->lockthr.full ||
-	    s->forks.full || s->kinds.full || s->groups.full;
-	if (any_est)
+	if (any_estimate(s))
 		ts_put(o, "(~: an estimate; a table kept its first %zu keys only, "
 		    "and its per-key figures cover those)\n", s->o.max_keys);
 }
@@ -884,7 +901,8 @@ report_json(struct ts_stat *s, const struct lists *li, struct tp_out *o,
 	}
 	ts_put(o, "],\"durations\":");
 	ts_dur_json(s, o);
-	ts_put(o, ",\"max_keys\":%zu,\"state\":", s->o.max_keys);
+	ts_put(o, ",\"max_keys\":%zu,\"estimated\":%s,\"state\":",
+	    s->o.max_keys, any_estimate(s) ? "true" : "false");
 	ts_state_json(s, o);
 	ts_put(o, "}\n");
 }

@@ -47,12 +47,12 @@ tp_fmt_seconds(char *p, uint64_t ns)
 }
 
 char *
-tp_fmt_seconds_signed(char *p, int64_t ns)
+tp_fmt_seconds_diff(char *p, uint64_t b, uint64_t a)
 {
-	if (ns >= 0)
-		return tp_fmt_seconds(p, (uint64_t)ns);
+	if (b >= a)
+		return tp_fmt_seconds(p, b - a);
 	*p++ = '-';
-	return tp_fmt_seconds(p, 0 - (uint64_t)ns);
+	return tp_fmt_seconds(p, a - b);
 }
 
 /*

@@ -44,8 +44,11 @@ int tp_time_mode(const char *name);
 
 /* "S.FFFFFFFFF": ns as seconds; returns the end (no NUL). */
 char *tp_fmt_seconds(char *p, uint64_t ns);
-/* The same for a signed difference ("-0.000001000"). */
-char *tp_fmt_seconds_signed(char *p, int64_t ns);
+/*
+ * The same for b - a ("-0.000001000"), exact for any two times (an
+ * int64_t would not hold every difference).
+ */
+char *tp_fmt_seconds_diff(char *p, uint64_t b, uint64_t a);
 /* "YYYY-MM-DDTHH:MM:SS.FFFFFFFFFZ": ns since 1970 in UTC. */
 char *tp_fmt_date(char *p, uint64_t ns);
 
