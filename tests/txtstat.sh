@@ -249,4 +249,14 @@ txtstat x.txt.gz > sz.txt
 txtstat x.txt > s.txt
 same_file sz.txt s.txt "gzip input: the same report"
 
+# An address is shared when two threads touch it: a record without a tid
+# first says nothing of who did (it made the next thread's access count
+# as a second thread's, and txtstat --merge of the parts said otherwise).
+printf 'read var=7 loc=1\nread tid=1 var=7 loc=2\nread tid=1 var=7 loc=3\n' > notid.txt
+like "$(txtstat notid.txt | grep '^  shared')" "*shared            0 *" \
+    "an access without a tid before one thread's: not shared"
+printf 'read var=7 loc=1\nread tid=1 var=7 loc=2\nread tid=2 var=7 loc=3\n' > notid2.txt
+like "$(txtstat notid2.txt | grep '^  shared')" "*shared            1 *" \
+    "and two threads' after it: shared"
+
 done_testing

@@ -73,8 +73,7 @@ static void
 data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
     uint64_t tid)
 {
-	int added;
-	int64_t id = ts_tab_put(s, &s->data, a, ns, &added, 1);
+	int64_t id = ts_tab_put(s, &s->data, a, ns, NULL, 1);
 	struct dstat *d;
 
 	if (kind == TK_READ)
@@ -90,11 +89,14 @@ data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
 		d->writes++;
 	if (!has_tid)
 		return;
-	d->flags |= D_TIDSEEN;
-	if (added)
+	/* the first access with a tid, not the first access: a record
+	   without one says nothing of who touched the address */
+	if (!(d->flags & D_TIDSEEN)) {
+		d->flags |= D_TIDSEEN;
 		d->tid = tid;
-	else if (d->tid != tid)
+	} else if (d->tid != tid) {
 		d->flags |= D_SHARED;
+	}
 	if (kind == TK_WRITE) {
 		if (!(d->flags & D_WRITTEN)) {
 			d->flags |= D_WRITTEN;
