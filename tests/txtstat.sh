@@ -258,5 +258,21 @@ like "$(txtstat notid.txt | grep '^  shared')" "*shared            0 *" \
 printf 'read var=7 loc=1\nread tid=1 var=7 loc=2\nread tid=2 var=7 loc=3\n' > notid2.txt
 like "$(txtstat notid2.txt | grep '^  shared')" "*shared            1 *" \
     "and two threads' after it: shared"
+# The same in --merge: a part whose accesses had no tid takes the next
+# part's thread (it compared thread 0 with it and said shared).
+printf 'read var=7 loc=1\n' > nt1.txt
+printf 'read tid=5 var=7 loc=2\nread tid=5 var=7 loc=3\n' > nt2.txt
+txtstat --json nt1.txt > nt1.json
+txtstat --json nt2.txt > nt2.json
+like "$(txtstat --merge nt1.json nt2.json | grep '^  shared')" "*shared            0 *" \
+    "--merge: a part without tids, then one thread's: not shared"
+cat nt1.txt nt2.txt | txtstat --json > nt12.json
+txtstat --json --merge nt1.json nt2.json > ntm.json
+same_file ntm.json nt12.json "--merge: the whole's report, its state too"
+printf 'read tid=6 var=7 loc=4\n' > nt3.txt
+txtstat --json nt3.txt > nt3.json
+txtstat --json --merge nt1.json nt2.json > ntm.json
+like "$(txtstat --merge ntm.json nt3.json | grep '^  shared')" "*shared            1 *" \
+    "--merge: the merged part's thread, then another: shared"
 
 done_testing

@@ -238,10 +238,16 @@ merge_data(struct dstat *d, const struct dstat *x, int added)
 	d->reads += x->reads;
 	d->writes += x->writes;
 	d->flags |= x->flags & (D_SHARED | D_MULTIWRITER);
-	/* x's accesses with a tid were all by x->tid unless x is shared. */
-	if ((x->flags & D_TIDSEEN) && x->tid != d->tid)
-		d->flags |= D_SHARED;
-	d->flags |= x->flags & D_TIDSEEN;
+	/* x's accesses with a tid were all by x->tid unless x is shared;
+	   d without one (its accesses had no tid) takes x's thread. */
+	if (x->flags & D_TIDSEEN) {
+		if (!(d->flags & D_TIDSEEN)) {
+			d->flags |= D_TIDSEEN;
+			d->tid = x->tid;
+		} else if (x->tid != d->tid) {
+			d->flags |= D_SHARED;
+		}
+	}
 	if (x->flags & D_WRITTEN) {
 		if (!(d->flags & D_WRITTEN)) {
 			d->flags |= D_WRITTEN;
