@@ -248,7 +248,8 @@ zf_batch_add(struct zf_batch *b, const void *src, size_t n, int level,
 	}
 	if (zf_buf_reserve(&b->raw, b->raw.len + n) < 0)
 		return ZF_NOMEM;
-	memcpy(b->raw.p + b->raw.len, src, n);
+	if (n > 0)	/* an empty frame: src may be NULL */
+		memcpy(b->raw.p + b->raw.len, src, n);
 	b->raw.len += n;
 	j = &b->job[b->n++];
 	j->end = b->raw.len;
