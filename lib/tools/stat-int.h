@@ -34,6 +34,24 @@ struct dstat {
 	unsigned char flags;
 };
 
+/*
+ * One thread's touch of an address, as one access or as a whole part's
+ * (txtstat --merge): the first thread is kept under flag seen, another
+ * sets flag other.  The same rule for both, so a merge of parts says
+ * what the whole said.
+ */
+static inline void
+dstat_thread(struct dstat *d, uint64_t *first, unsigned char seen,
+    unsigned char other, uint64_t tid)
+{
+	if (!(d->flags & seen)) {
+		d->flags |= seen;
+		*first = tid;
+	} else if (*first != tid) {
+		d->flags |= other;
+	}
+}
+
 /* Per lock: the longest hold, from the pairing of its slices. */
 struct lstat {
 	uint64_t max_rec, max_ns;

@@ -238,24 +238,13 @@ merge_data(struct dstat *d, const struct dstat *x, int added)
 	d->reads += x->reads;
 	d->writes += x->writes;
 	d->flags |= x->flags & (D_SHARED | D_MULTIWRITER);
-	/* x's accesses with a tid were all by x->tid unless x is shared;
-	   d without one (its accesses had no tid) takes x's thread. */
-	if (x->flags & D_TIDSEEN) {
-		if (!(d->flags & D_TIDSEEN)) {
-			d->flags |= D_TIDSEEN;
-			d->tid = x->tid;
-		} else if (x->tid != d->tid) {
-			d->flags |= D_SHARED;
-		}
-	}
-	if (x->flags & D_WRITTEN) {
-		if (!(d->flags & D_WRITTEN)) {
-			d->flags |= D_WRITTEN;
-			d->wtid = x->wtid;
-		} else if (d->wtid != x->wtid) {
-			d->flags |= D_MULTIWRITER;
-		}
-	}
+	/* x's accesses with a tid were all by x->tid unless x is shared
+	   (and its writes by x->wtid unless multi-writer): x counts as one
+	   access by that thread; d without one takes x's thread. */
+	if (x->flags & D_TIDSEEN)
+		dstat_thread(d, &d->tid, D_TIDSEEN, D_SHARED, x->tid);
+	if (x->flags & D_WRITTEN)
+		dstat_thread(d, &d->wtid, D_WRITTEN, D_MULTIWRITER, x->wtid);
 }
 
 static int

@@ -91,20 +91,9 @@ data_access(struct ts_stat *s, int kind, uint64_t a, uint64_t ns, int has_tid,
 		return;
 	/* the first access with a tid, not the first access: a record
 	   without one says nothing of who touched the address */
-	if (!(d->flags & D_TIDSEEN)) {
-		d->flags |= D_TIDSEEN;
-		d->tid = tid;
-	} else if (d->tid != tid) {
-		d->flags |= D_SHARED;
-	}
-	if (kind == TK_WRITE) {
-		if (!(d->flags & D_WRITTEN)) {
-			d->flags |= D_WRITTEN;
-			d->wtid = tid;
-		} else if (d->wtid != tid) {
-			d->flags |= D_MULTIWRITER;
-		}
-	}
+	dstat_thread(d, &d->tid, D_TIDSEEN, D_SHARED, tid);
+	if (kind == TK_WRITE)
+		dstat_thread(d, &d->wtid, D_WRITTEN, D_MULTIWRITER, tid);
 }
 
 /* A string value as its text: unquoted into buf when quoted. */
