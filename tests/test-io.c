@@ -151,6 +151,10 @@ main(void)
 		ok(tp_in_line(&in, &line, &len) == 1 && len == 2 &&
 		    memcmp(line, "cd", 2) == 0, "last line without newline");
 		ok(tp_in_line(&in, &line, &len) == 0, "end of lines");
+		ok(in.cap == TP_IN_BUF && tp_in_offset(&in) == big + 7,
+		    "at the end, the buffer grown for the long line is given "
+		    "back, the offset kept");
+		ok(tp_in_line(&in, &line, &len) == 0, "end of lines, again");
 		tp_in_close(&in);
 		free(t);
 	}

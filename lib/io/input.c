@@ -641,6 +641,26 @@ line_too_long(struct tp_in *in)
 	    TP_LINE_MAX >> 20, TP_LINE_MAX);
 }
 
+/*
+ * At the end of the input, a buffer grown for a long line goes back to
+ * its first size: a program that goes on after reading it (txt2wtf
+ * reads its spool of the input again) does not keep it.
+ */
+static void
+in_shrink(struct tp_in *in)
+{
+	unsigned char *nb;
+
+	if (in->cap <= TP_IN_BUF || in->pos != in->len)
+		return;
+	in->base += in->pos;
+	in->pos = in->len = 0;
+	if ((nb = realloc(in->buf, TP_IN_BUF)) != NULL) {
+		in->buf = nb;
+		in->cap = TP_IN_BUF;
+	}
+}
+
 int
 tp_in_line(struct tp_in *in, char **line, size_t *len)
 {
@@ -686,8 +706,10 @@ tp_in_line(struct tp_in *in, char **line, size_t *len)
 		if (r == 0) {
 			start = in->buf + in->pos;
 			avail = in->len - in->pos;
-			if (avail == 0)
+			if (avail == 0) {
+				in_shrink(in);
 				return 0;
+			}
 			in->pos += avail;
 			if (start[avail - 1] == '\r')
 				avail--;

@@ -958,6 +958,9 @@ wtf_rebuild(struct enc *e, struct tr_rec *rec)
 	}
 	if (rc < 0)
 		goto fail;
+	/* the copy of the longest line is not needed again */
+	free(b->line.b);
+	b->line = (struct buf){ NULL, 0, 0 };
 	/* the timebase: the earliest time, in whole milliseconds */
 	if (b->have_ts) {
 		int64_t tb = b->min_ts - (b->min_ts % 1000000 + 1000000) % 1000000;
