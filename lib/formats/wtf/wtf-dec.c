@@ -1138,9 +1138,7 @@ cff_chunk(struct dec *d, uint32_t len, uint64_t index)
 	data = c + 24 + 12 * (size_t)np;
 	dlen = len - 24 - 12 * (size_t)np;
 	doff = off + 24 + 12 * (uint64_t)np;
-	d->strs.present = 0;
-	d->strs.n = 0;
-	d->strs.next = 0;
+	wtf_strtab_clear(&d->strs);
 	/* The layout first: nothing of a bad chunk is written. */
 	if (wtf_chunk_parts(c, len, off, index, d->err) < 0)
 		return -1;

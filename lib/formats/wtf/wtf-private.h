@@ -465,6 +465,15 @@ struct wtf_strtab {
 	int present;
 };
 
+/* A chunk's start: no table yet (the memory of the last is kept). */
+static inline void
+wtf_strtab_clear(struct wtf_strtab *t)
+{
+	t->present = 0;
+	t->n = 0;
+	t->next = 0;
+}
+
 int wtf_strtab_load(struct wtf_strtab *t, const unsigned char *b, size_t n);
 void wtf_strtab_free(struct wtf_strtab *t);
 /* A chunk's end: every string of its table used, or -1 (told). */

@@ -526,9 +526,7 @@ cff_chunk(struct sp *s, uint64_t off, uint64_t index, int head)
 	int have_ev = 0;
 
 	data = c + 24 + 12 * (size_t)np;
-	s->strs.present = 0;
-	s->strs.n = 0;
-	s->strs.next = 0;
+	wtf_strtab_clear(&s->strs);
 	for (uint32_t i = 0; i < np; i++) {
 		const unsigned char *e = c + 24 + 12 * (size_t)i;
 		uint32_t pt = tp_get_le32(e), po = tp_get_le32(e + 4);
