@@ -117,4 +117,36 @@ for arch in arm x86_16; do
 	    "arch $arch is refused with a message naming it"
 done
 
+# A Usercorn write of the instruction pointer that the next insn's pc
+# contradicts: x64dbg's rip is where the instruction is, so pc= wins and
+# the write is counted (it was stored as a second rip slot, a block
+# trac2txt refused: register position out of range).
+for r in rip eip ip; do
+	printf '%s\n' 'ucir-header format=replay version=0 uc_arch=x86 uc_mode=0x8 arch=x86_64 os=linux' \
+	    'ucir-frame tid=0 keyframe=true level=6' 'ucir-reg tid=0 reg=rsp value=0x7fff0000' \
+	    'write tid=0 pc=0x0 addr=0x401000 size=3 data=909090' \
+	    'ucir-frame tid=0 keyframe=false level=6' 'insn tid=0 pc=0x401000 size=1' \
+	    "ucir-reg tid=0 reg=$r value=0x53" 'insn tid=0 pc=0x401001 size=1' \
+	    'insn tid=0 pc=0x401002 size=1' > ip.txt
+	txt2trac ip.txt 2> err.txt > ip.trac
+	like "$? $(cat err.txt)" "0 *1 record changed: an instruction pointer the insn's pc contradicts, dropped (first at line 8: rip=0x53, pc=0x401001)*" \
+	    "a Usercorn $r write the next pc contradicts is counted and named"
+	trac2txt ip.trac > ip.out 2> err.txt
+	is "$? $(cat err.txt) $(tr ' ' '\n' < ip.out | sed -n 's/^\(pc\|rip\)=//p' | tr '\n' ' ')" \
+	    "0  0x401000 0x401000 0x401001 0x401001 0x401002 0x401002 " \
+	    "... the trace decodes, each block's rip its pc ($r)"
+done
+# --strict refuses it (a stream with opcode bytes, as a keyframe's
+# writes are refused by --strict before).
+printf '%s\n' 'insn tid=0 pc=0x401000 bytes=90' 'ucir-reg tid=0 reg=rip value=0x53' \
+    'insn tid=0 pc=0x401001 bytes=90' > ips.txt
+txt2trac --strict ips.txt 2> err.txt > /dev/null
+is "$? $(cat err.txt)" "1 txt2trac: ips.txt:3: rip=0x53, pc=0x401001: an instruction pointer the insn's pc contradicts, dropped" \
+    "--strict refuses it"
+# A write that agrees with the next pc is the same state: nothing said.
+sed 's/reg=ip value=0x53/reg=rip value=0x401001/' ip.txt > ipok.txt
+txt2trac ipok.txt 2> err.txt > ip.trac
+is "$? $(grep -c 'instruction pointer' err.txt) $(trac2txt ip.trac | grep -c '^insn')" "0 0 3" \
+    "a Usercorn rip write equal to the next pc is no change"
+
 done_testing

@@ -496,10 +496,12 @@ ucir_commit(struct enc *e)
  * they differ from what a reader of the output has: stored in this
  * block, as x64dbg stores the slots that changed.
  */
-static void
+static int
 ucir_regs(struct enc *e)
 {
 	unsigned s;
+	uint64_t ip = 0;
+	int contra = 0;
 
 	if (e->ucir && (e->thr == NULL || e->thr->tid != e->ptid)) {
 		/*
@@ -521,6 +523,13 @@ ucir_regs(struct enc *e)
 			continue;
 		e->utouch[s] = 0;
 		e->nutouch--;
+		if (s == e->a->cip && e->have_ppc) {
+			/* x64dbg's instruction pointer is where the
+			 * instruction is: pc= says it */
+			contra = e->ustate[s] != e->ppc;
+			ip = e->ustate[s];
+			continue;
+		}
 		if (e->ustate[s] == e->state[s])
 			continue;
 		e->pos[e->nreg] = (unsigned char)s;
@@ -528,6 +537,15 @@ ucir_regs(struct enc *e)
 	}
 	if (e->utrace)
 		ucir_commit(e);
+	if (contra) {
+		char a[24], b[24];
+		*tp_fmt_hex(a, ip) = '\0';
+		*tp_fmt_hex(b, e->ppc) = '\0';
+		return tr_lose(e->r, e->rec, &e->st->skipped, "an instruction "
+		    "pointer the insn's pc contradicts, dropped", "%s=%s, "
+		    "pc=%s", e->a == &trac_x64 ? "rip" : "eip", a, b);
+	}
+	return 0;
 }
 
 static int
@@ -670,7 +688,8 @@ insn_record(struct enc *e)
 	e->have_ppc = have_pc;
 	e->ppc = pc;
 	if (e->nutouch > 0 || e->nntouch > 0 || e->ucir) {
-		ucir_regs(e);
+		if (ucir_regs(e) < 0)
+			return -1;
 		sorted = 0;
 	}
 	if (!sorted)
